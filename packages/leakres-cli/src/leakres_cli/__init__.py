@@ -1,0 +1,3 @@
+"""The leakres command: leak-resistant unlearning benchmark end to end."""
+
+__version__ = "0.1.0"
