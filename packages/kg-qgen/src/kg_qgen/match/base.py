@@ -1,0 +1,32 @@
+"""The match record every matcher returns and every generator consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg_qgen.graph import Fact
+
+__all__ = ["QUESTION_TYPES", "Match"]
+
+QUESTION_TYPES: tuple[str, ...] = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+
+
+@dataclass
+class Match:
+    """One instance of a question type found in the graph.
+
+    ``answer`` is an entity id when ``answer_is_entity`` is true, otherwise a literal such as
+    "yes"/"no". ``bridge`` is the id of the masked intermediate entity (HS/MP/MT/CC) or None.
+    ``extra`` holds type-specific data: DS ``options`` (entity ids in display order), LL
+    ``alias`` (the subject alias to use), CC ``partner`` (the second subject id), MT
+    ``asked_object`` / ``negated_object`` (entity ids) and MP ``rule`` data.
+    """
+
+    type: str
+    premises: list[Fact]
+    target: Fact
+    bridge: str | None
+    answer: str
+    answer_is_entity: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
