@@ -1,0 +1,94 @@
+"""Run configuration and the named presets ``leakres run --preset`` accepts."""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import LeakresError
+
+ALL_TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+MULTI_HOP_TYPES = ALL_TYPES[1:]
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines the numbers of a run (recorded into results.json).
+
+    Attributes:
+        model: registered model name, local path, .gguf file or Hugging Face id.
+        source: kg-qgen source name (``builtin``, ``mquake``, ``triples``).
+        source_path: input file for sources that need one.
+        types: question types to build and score; SH is always included (it selects forget facts).
+        per_type: questions built per type before selection (kg-qgen balanced sampling).
+        n_forget: forget facts (single-hop facts the base model answers correctly).
+        n_retain: retain facts (other correctly answered facts, disjoint from the forget facts).
+        methods: unlearning methods (unlearn-zoo names), one grid row each.
+        method_overrides: per-method config overrides, e.g. ``{"ga": {"lr": 1e-5}}``.
+        attacks: recovery attacks (recover-attacks names), run on S_suc of each method.
+        judge: leak-metrics judge name.
+        seed: global seed (data sampling, training, sampling attacks, bootstrap).
+        batch_size: generation batch size.
+        max_new_tokens: greedy/sampled answer length.
+        bootstrap: bootstrap resamples for the confidence intervals.
+    """
+
+    model: str = "smollm2-135m-instruct"
+    source: str = "builtin"
+    source_path: str | None = None
+    types: tuple[str, ...] = ("SH", "HS")
+    per_type: int = 400
+    n_forget: int = 12
+    n_retain: int = 24
+    methods: tuple[str, ...] = ("ga",)
+    method_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    attacks: tuple[str, ...] = ("probab",)
+    attack_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    judge: str = "alias"
+    seed: int = 0
+    batch_size: int = 16
+    max_new_tokens: int = 24
+    bootstrap: int = 1000
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "smoke": (
+        "SH + HS on the built-in facts, GA, Probab attack; a few minutes on a laptop CPU",
+        {},
+    ),
+    "types": (
+        "all seven question types on the built-in facts, GA, Probab attack",
+        {"types": ALL_TYPES},
+    ),
+    "full": (
+        "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization; needs a GPU for real models",
+        {
+            "types": ALL_TYPES,
+            "methods": ("ga", "npo", "rmu", "tv", "palu", "as"),
+            "attacks": ("probab", "focus_on_key", "quantization"),
+        },
+    ),
+}
+
+
+def preset_config(name: str, **overrides: Any) -> RunConfig:
+    if name not in PRESETS:
+        close = difflib.get_close_matches(name, list(PRESETS), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise LeakresError(f"unknown preset '{name}'{hint} Known: {', '.join(PRESETS)}")
+    values = dict(PRESETS[name][1])
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    cfg = RunConfig(**values)
+    unknown = [t for t in cfg.types if t not in ALL_TYPES]
+    if unknown:
+        raise LeakresError(f"unknown question type(s) {unknown}; known: {', '.join(ALL_TYPES)}")
+    if "SH" not in cfg.types:
+        cfg.types = ("SH", *cfg.types)
+    if cfg.n_forget < 1:
+        raise LeakresError("--n-forget must be at least 1")
+    return cfg

@@ -1,0 +1,50 @@
+"""The `leakres` command group."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from . import __version__
+from .commands.list_cmd import list_command
+from .commands.prepare import prepare_command
+from .commands.run import run_command
+from .errors import LeakresError
+
+
+class LeakresGroup(click.Group):
+    """Turns LeakresError into a one-line message and exit status 2 (no traceback)."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except LeakresError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted: finished cells are saved; rerun the same command to resume", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=LeakresGroup, context_settings={"auto_envvar_prefix": "LEAKRES",
+                                                 "help_option_names": ["-h", "--help"]})  # fmt: skip
+@click.version_option(__version__, prog_name="leakres")
+def cli() -> None:
+    """Leak-resistant unlearning benchmark.
+
+    Builds logic-typed multi-hop questions from a knowledge base, unlearns facts a model knows, evaluates
+    Forget Quality per question type, and attacks the unlearned model to measure the Recovery Rate.
+
+    Start with `leakres run` (offline, CPU, a few minutes). Every option can also be set through an
+    environment variable LEAKRES_<COMMAND>_<OPTION>, e.g. LEAKRES_RUN_MODEL=HuggingFaceTB/SmolLM2-360M-Instruct.
+    """
+
+
+cli.add_command(run_command)
+cli.add_command(list_command)
+cli.add_command(prepare_command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    cli()
