@@ -73,6 +73,11 @@ class Benchmark:
 
     # ------------------------------------------------------------------ stages
     def build_questions(self) -> dict[str, Any]:
+        """Multi-hop questions (balanced, ``per_type`` each) plus the SH question of every fact they reach.
+
+        SH questions select the forget facts, so every multi-hop target must have its SH question; further
+        SH questions (seeded sample) fill up to ``per_type`` to give retain candidates.
+        """
         cached = self.store.get("questions")
         if cached is not None:
             return cached
@@ -80,12 +85,25 @@ class Benchmark:
 
         cfg = self.cfg
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)
-        result = kg_qgen.build(graph, types=tuple(cfg.types), per_type=cfg.per_type, seed=cfg.seed)
+        multi_types = tuple(t for t in cfg.types if t != "SH")
+        multi = kg_qgen.build(graph, types=multi_types, per_type=cfg.per_type, seed=cfg.seed) if multi_types else None
+        single = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed)
+        multi_questions = multi.questions if multi else []
+        reached = {fact_key(q["target"]) for q in multi_questions}
+        needed = [q for q in single.questions if fact_key(q["target"]) in reached]
+        others = [q for q in single.questions if fact_key(q["target"]) not in reached]
+        random.Random(cfg.seed).shuffle(others)
+        sh = needed + others[: max(0, cfg.per_type - len(needed))]
+        questions = sh + multi_questions
+        shortfall = dict(single.shortfall)
+        if multi:
+            shortfall.update(multi.shortfall)
+        shortfall.pop("SH", None)  # SH is taken whole, then subsampled on purpose
         payload = {
-            "questions": result.questions,
-            "counts": dict(Counter(q["type"] for q in result.questions)),
-            "shortfall": dict(result.shortfall),
-            "n_rejects": len(result.rejects),
+            "questions": questions,
+            "counts": dict(Counter(q["type"] for q in questions)),
+            "shortfall": shortfall,
+            "n_rejects": len(single.rejects) + (len(multi.rejects) if multi else 0),
             "n_facts": len(graph),
         }
         self.store.put("questions", payload)
