@@ -49,6 +49,9 @@ class KnowledgeGraph:
         self._g: nx.MultiDiGraph = nx.MultiDiGraph()
         self._relations: dict[str, str] = {}
         self._n_facts = 0
+        # Questions the source itself ships (e.g. MQuAKE multi-hop questions), as
+        # {"question", "answer", "record_id"} dicts: the baseline for `kg-qgen stats`.
+        self.source_questions: list[dict[str, str]] = []
 
     # -- construction -------------------------------------------------------------------------
     def add_entity(self, id: str, label: str | None = None, aliases: Iterable[str] = ()) -> None:
@@ -154,6 +157,7 @@ class KnowledgeGraph:
             self.add_entity(ent.id, ent.label, ent.aliases)
         for f in other.facts():
             self.add_fact(f.subject, f.relation, f.object, f.source)
+        self.source_questions.extend(other.source_questions)
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,59 @@
+"""CC (conjunctive composition): two distinct subjects share one (relation, object).
+
+Facts (s1 r o) and (s2 r o), s1 != s2, found through the (relation, object) index. The question
+names both subjects and asks for the shared value. Target = (s1 r o) (the fact to forget);
+premises = both facts; answer = o; bridge = o (the joining entity, masked since it is the
+answer); ``extra["partner"]`` = s2. The pair must have exactly one shared r-value, so the answer
+is unique.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kg_qgen.graph import Fact
+from kg_qgen.match.base import Match
+from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+
+_TRIES = 8
+
+
+def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]:
+    out: list[Match] = []
+    for f in sample_targets(index.facts, rng):
+        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
+            break
+        subjects = index.subjects(f.relation, f.object)
+        if len(subjects) < 2:
+            continue
+        own = set(index.objects(f.subject, f.relation))
+        chosen: set[str] = set()
+        for _ in range(_TRIES):
+            if len(chosen) >= cfg.max_per_target:
+                break
+            s2 = subjects[rng.randrange(len(subjects))]
+            if s2 == f.subject or s2 in chosen:
+                continue
+            if index.graph.label(s2) == index.graph.label(f.subject):
+                continue
+            shared = own.intersection(index.objects(s2, f.relation))
+            if shared != {f.object}:
+                continue
+            chosen.add(s2)
+            partner = Fact(s2, f.relation, f.object, _source(index, s2, f))
+            out.append(
+                Match(
+                    "CC",
+                    [f, partner],
+                    target=f,
+                    bridge=f.object,
+                    answer=f.object,
+                    extra={"partner": s2},
+                )
+            )
+    return out[: cfg.max_matches] if cfg.max_matches is not None else out
+
+
+def _source(index: GraphIndex, subject: str, f: Fact) -> str:
+    data = index.graph.graph.get_edge_data(subject, f.object, key=f.relation) or {}
+    return data.get("source", "")

@@ -1,0 +1,119 @@
+"""Generic triples files (JSONL or CSV) -> KnowledgeGraph.
+
+Each record (JSONL object or CSV row with a header) needs ``subject``, ``relation`` and ``object``
+(labels). Optional: ``subject_id``, ``object_id`` (default: a slug of the label),
+``relation_id`` (default: ``relation`` itself when it looks like a Wikidata id such as P27,
+otherwise a slug of it), ``relation_label``, ``subject_aliases`` / ``object_aliases`` (a JSON
+list, or in CSV a ``|``-separated string).
+
+Relation labels: ``relation_label`` if given; else, for a Wikidata id, the label from
+``relations_file`` (see :mod:`kg_qgen.sources.relations`); else the ``relation`` text. With
+``strict=True`` a Wikidata id missing from ``relations_file`` is an error.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from kg_qgen.errors import KgQgenInputError
+from kg_qgen.graph import KnowledgeGraph, slugify
+from kg_qgen.sources.relations import WIKIDATA_PID, load_relation_labels
+
+__all__ = ["load_triples"]
+
+REQUIRED = ("subject", "relation", "object")
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, record) pairs; line numbers are 1-based physical lines."""
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv"):
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ",")
+            if reader.fieldnames is None:
+                return
+            missing = [f for f in REQUIRED if f not in reader.fieldnames]
+            if missing:
+                raise KgQgenInputError(
+                    "header lacks a column", path=str(path), line=1, field=missing[0]
+                )
+            for row in reader:
+                yield reader.line_num, row
+        return
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise KgQgenInputError(
+                    f"malformed JSON: {err.msg}", path=str(path), line=n
+                ) from err
+            if not isinstance(rec, dict):
+                raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
+            yield n, rec
+
+
+def _aliases(value: Any, path: Path, line: int, field: str) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, str):
+        return [a.strip() for a in value.split("|") if a.strip()]
+    if isinstance(value, list) and all(isinstance(a, str) for a in value):
+        return value
+    raise KgQgenInputError("must be a list of strings", path=str(path), line=line, field=field)
+
+
+def load_triples(
+    path: str | Path,
+    *,
+    relations_file: str | Path | None = None,
+    strict: bool = False,
+    source: str | None = None,
+) -> KnowledgeGraph:
+    path = Path(path)
+    if not path.is_file():
+        raise KgQgenInputError("file not found", path=str(path))
+    labels = load_relation_labels(relations_file) if relations_file else {}
+    source = source or path.name
+    kg = KnowledgeGraph()
+    for line, rec in _records(path):
+        for key in REQUIRED:
+            value = rec.get(key)
+            if not isinstance(value, str) or not value.strip():
+                raise KgQgenInputError("missing or empty", path=str(path), line=line, field=key)
+        s_label, r_text, o_label = (rec[k].strip() for k in REQUIRED)
+        rel_id = (rec.get("relation_id") or "").strip() or (
+            r_text if WIKIDATA_PID.match(r_text) else slugify(r_text)
+        )
+        rel_label = (rec.get("relation_label") or "").strip()
+        if not rel_label:
+            if WIKIDATA_PID.match(rel_id) and rel_id in labels:
+                rel_label = labels[rel_id]
+            elif WIKIDATA_PID.match(rel_id) and strict and relations_file:
+                raise KgQgenInputError(
+                    f"unknown relation id {rel_id!r} (not in {relations_file})",
+                    path=str(path),
+                    line=line,
+                    field="relation_id" if rec.get("relation_id") else "relation",
+                )
+            else:
+                rel_label = r_text
+        s_id = (rec.get("subject_id") or "").strip() or slugify(s_label)
+        o_id = (rec.get("object_id") or "").strip() or slugify(o_label)
+        kg.add_relation(rel_id, rel_label)
+        kg.add_entity(
+            s_id, s_label, _aliases(rec.get("subject_aliases"), path, line, "subject_aliases")
+        )
+        kg.add_entity(
+            o_id, o_label, _aliases(rec.get("object_aliases"), path, line, "object_aliases")
+        )
+        kg.add_fact(s_id, rel_id, o_id, source=f"{source}:{line}")
+    if len(kg) == 0:
+        raise KgQgenInputError("no triples (empty file)", path=str(path))
+    return kg
