@@ -63,15 +63,14 @@ def test_smoke_run_end_to_end_and_resume(tmp_path: Path, model_cache: Path, monk
     else:
         assert rr["value"] is None
 
-    # Resume: a rerun with the same options must not generate or train again.
-    import recover_attacks
-    import unlearn_zoo
+    # Resume: a rerun with the same options must not load the model, generate or train again.
+    from leakres_cli.pipeline import Benchmark
 
     def boom(*args, **kwargs):
         raise AssertionError("a finished cell was recomputed")
 
-    monkeypatch.setattr(recover_attacks, "generate", boom)
-    monkeypatch.setattr(unlearn_zoo, "get_unlearner", boom)
+    for name in ("model", "answer", "unlearn"):
+        monkeypatch.setattr(Benchmark, name, boom)
     again = CliRunner().invoke(cli, [*ARGS, "--out", str(out)], catch_exceptions=False)
     assert again.exit_code == 0, again.output
     rerun = json.loads((out / "results.json").read_text())
