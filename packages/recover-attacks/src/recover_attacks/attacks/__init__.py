@@ -1,0 +1,1 @@
+"""Built-in attacks, one module each (imported lazily by the registry)."""

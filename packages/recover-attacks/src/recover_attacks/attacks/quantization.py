@@ -1,0 +1,225 @@
+"""Quantization (Zhang et al., ICLR 2025): reload the unlearned model quantized, decode greedily.
+
+``nf4`` / ``fp4`` / ``int8`` use bitsandbytes through ``BitsAndBytesConfig``: the in-memory
+model is saved once to a temporary directory as safetensors and reloaded quantized.
+``rtn4`` is plain round-to-nearest group-wise 4-bit: every ``nn.Linear`` weight of a deep copy
+is quantized and dequantized in place (no extra dependency). The copy is freed afterwards.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import torch
+from torch import nn
+
+from ..base import Attack, AttackResult
+from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
+from ..generation import generate, model_device
+from ..loading import load_model
+from ..records import QuestionRecord
+from .common import DecodeConfig
+
+BNB_INSTALL_HINT = (
+    "the quantization attack with method nf4/fp4/int8 needs bitsandbytes: "
+    "pip install 'recover-attacks[quant]' (or pip install bitsandbytes); "
+    "method='rtn4' works without it"
+)
+
+
+@dataclasses.dataclass
+class QuantizationConfig(DecodeConfig):
+    """method: ``fp4`` (bitsandbytes default, used by the paper's code), ``nf4``, ``int8``
+    or ``rtn4``. rtn_group_size / rtn_symmetric: rtn4 groups along the input dimension
+    (128 weights share a scale); symmetric uses levels -7..7 with scale absmax/7, asymmetric
+    levels 0..15 with scale (max-min)/15 and an integer zero point. skip_modules: Linear
+    modules left in full precision (lm_head, as bitsandbytes does by default).
+    bnb_double_quant: bitsandbytes nested quantization of the 4-bit scales."""
+
+    method: Literal["fp4", "nf4", "int8", "rtn4"] = "fp4"
+    rtn_group_size: int = 128
+    rtn_symmetric: bool = True
+    skip_modules: list[str] = dataclasses.field(default_factory=lambda: ["lm_head"])
+    bnb_double_quant: bool = False
+
+    def validate(self) -> None:
+        super().validate()
+        if self.rtn_group_size < 1:
+            raise ConfigError("QuantizationConfig.rtn_group_size must be >= 1")
+
+
+def import_bitsandbytes() -> Any:
+    try:
+        import bitsandbytes
+    except ImportError as exc:
+        raise MissingDependencyError(BNB_INSTALL_HINT) from exc
+    return bitsandbytes
+
+
+# ---- round-to-nearest group-wise 4-bit -------------------------------------------------
+
+
+def rtn_quantize_dequantize(
+    weight: torch.Tensor, group_size: int = 128, symmetric: bool = True
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Return (dequantized weight, per-group scale with shape [out, n_groups]).
+
+    Groups run along the last (input) dimension; a ragged last group is zero-padded for the
+    statistics only. |w - deq| <= scale/2 for symmetric and <= scale for asymmetric (the zero
+    point is rounded too), per group.
+    """
+    out_features, in_features = weight.shape
+    w = weight.detach().float()
+    pad = (-in_features) % group_size
+    if pad:
+        w = torch.nn.functional.pad(w, (0, pad))
+    g = w.reshape(out_features, -1, group_size)
+    if symmetric:
+        scale = g.abs().amax(dim=-1, keepdim=True) / 7.0
+        scale = torch.where(scale == 0, torch.ones_like(scale), scale)
+        q = torch.clamp(torch.round(g / scale), -7, 7)
+        deq = q * scale
+    else:
+        lo, hi = g.amin(dim=-1, keepdim=True), g.amax(dim=-1, keepdim=True)
+        scale = (hi - lo) / 15.0
+        scale = torch.where(scale == 0, torch.ones_like(scale), scale)
+        zero = torch.round(-lo / scale)
+        q = torch.clamp(torch.round(g / scale) + zero, 0, 15)
+        deq = (q - zero) * scale
+    deq = deq.reshape(out_features, -1)[:, :in_features].to(weight.dtype)
+    return deq, scale.squeeze(-1)
+
+
+def _skipped(name: str, skip: Sequence[str]) -> bool:
+    return any(name == s or name.endswith("." + s) for s in skip)
+
+
+@torch.no_grad()
+def rtn_quantize_model(model: nn.Module, config: QuantizationConfig) -> tuple[nn.Module, int]:
+    """Deep copy ``model`` and fake-quantize every Linear weight not in ``skip_modules``."""
+    qmodel = copy.deepcopy(model)
+    count = 0
+    for name, module in qmodel.named_modules():
+        if isinstance(module, nn.Linear) and not _skipped(name, config.skip_modules):
+            deq, _ = rtn_quantize_dequantize(
+                module.weight, config.rtn_group_size, config.rtn_symmetric
+            )
+            module.weight.copy_(deq)
+            count += 1
+    return qmodel, count
+
+
+# ---- bitsandbytes ----------------------------------------------------------------------
+
+
+def bnb_config(config: QuantizationConfig) -> Any:
+    import_bitsandbytes()
+    from transformers import BitsAndBytesConfig
+
+    if config.method == "int8":
+        return BitsAndBytesConfig(
+            load_in_8bit=True, llm_int8_skip_modules=list(config.skip_modules)
+        )
+    return BitsAndBytesConfig(
+        load_in_4bit=True,
+        bnb_4bit_quant_type=config.method,
+        bnb_4bit_compute_dtype=torch.float32,
+        bnb_4bit_use_double_quant=config.bnb_double_quant,
+        llm_int8_skip_modules=list(config.skip_modules),
+    )
+
+
+def count_bnb_modules(model: nn.Module) -> int:
+    bnb = import_bitsandbytes()
+    kinds = (bnb.nn.Linear4bit, bnb.nn.Linear8bitLt)
+    return sum(isinstance(m, kinds) for m in model.modules())
+
+
+def bnb_quantize_model(model: Any, config: QuantizationConfig) -> tuple[Any, int]:
+    """Save ``model`` (or use its path) and reload it quantized by bitsandbytes."""
+    qconfig = bnb_config(config)
+    if isinstance(model, (str, Path)):
+        return _load_bnb(model, qconfig, config, "cpu")
+    if getattr(model, "hf_quantizer", None) is not None:
+        # GGUF-loaded models are already dequantized; the stale config blocks saving.
+        model.hf_quantizer.remove_quantization_config(model)
+    with tempfile.TemporaryDirectory(prefix="recover-attacks-quant-") as tmp:
+        model.save_pretrained(tmp)
+        return _load_bnb(tmp, qconfig, config, str(model_device(model)))
+
+
+def _load_bnb(
+    path: str | Path, qconfig: Any, config: QuantizationConfig, device: str
+) -> tuple[Any, int]:
+    try:
+        qmodel = load_model(path, quantization_config=qconfig, device_map={"": device})
+    except RecoverAttacksError as exc:
+        raise RecoverAttacksError(
+            f"bitsandbytes could not load the model quantized as {config.method!r} on this "
+            f"machine ({exc}). On CPU bitsandbytes >= 0.45 supports nf4/fp4/int8; otherwise "
+            "use method='rtn4'"
+        ) from exc
+    count = count_bnb_modules(qmodel)
+    if count == 0:
+        raise RecoverAttacksError(
+            f"bitsandbytes loaded the model but quantized no module for method {config.method!r}"
+        )
+    return qmodel, count
+
+
+class QuantizationAttack(Attack):
+    """Greedy decoding of a quantized copy of the unlearned model."""
+
+    name = "quantization"
+    config_cls = QuantizationConfig
+
+    def run(
+        self, model: Any, tokenizer: Any, questions: Sequence[QuestionRecord], **kwargs: Any
+    ) -> list[AttackResult]:  # type: ignore[override]
+        # Fail on a missing bitsandbytes before anything is loaded or saved.
+        if self.config.method != "rtn4":  # type: ignore[attr-defined]
+            import_bitsandbytes()
+        return super().run(model, tokenizer, questions, **kwargs)
+
+    def _run(
+        self,
+        model: Any,
+        tokenizer: Any,
+        questions: list[QuestionRecord],
+        *,
+        original_model: Any,
+        relearn_data: Sequence[Any] | None,
+        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
+        progress: bool,
+    ) -> list[AttackResult]:
+        c: QuantizationConfig = self.config  # type: ignore[assignment]
+        qmodel, count = quantize(model, c)
+        try:
+            responses = generate(
+                qmodel,
+                tokenizer,
+                [q["question"] for q in questions],
+                max_new_tokens=c.max_new_tokens,
+                batch_size=c.batch_size,
+                seed=c.seed,
+                progress=progress,
+            )
+        finally:
+            del qmodel
+            gc.collect()
+        return self._results(questions, responses, quantized_modules=count)
+
+
+def quantize(model: Any, config: QuantizationConfig) -> tuple[Any, int]:
+    """The quantized copy of ``model`` and the number of quantized Linear modules."""
+    if config.method == "rtn4":
+        if isinstance(model, (str, Path)):
+            model = load_model(model)
+        return rtn_quantize_model(model, config)
+    return bnb_quantize_model(model, config)
