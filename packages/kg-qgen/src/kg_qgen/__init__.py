@@ -1,24 +1,44 @@
-"""Knowledge graph + logic-typed multi-hop question generation for unlearning benchmarks."""
+"""Knowledge graph + logic-typed multi-hop question generation for unlearning benchmarks.
+
+Quick start::
+
+    import kg_qgen
+    graph = kg_qgen.load_source("mquake", "MQuAKE-hard-dev.json")
+    result = kg_qgen.build(graph, per_type=100, seed=0)
+    kg_qgen.save(result, "out/mquake")
+"""
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
+from kg_qgen.generate.registry import get_generator, register_generator
 from kg_qgen.graph import Entity, Fact, KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
-from kg_qgen.sources.registry import load_source
+from kg_qgen.match.index import MatchConfig
+from kg_qgen.pipeline import BuildConfig, BuildResult, build, save
+from kg_qgen.sources.registry import available_sources, load_source, register_source
 from kg_qgen.verify.base import Check, Reject
 
 __version__ = "0.1.0"
 
 __all__ = [
     "QUESTION_TYPES",
+    "BuildConfig",
+    "BuildResult",
     "Check",
     "Entity",
     "Fact",
     "KgQgenInputError",
     "KnowledgeGraph",
     "Match",
+    "MatchConfig",
     "QuestionGenerator",
     "Reject",
+    "available_sources",
+    "build",
+    "get_generator",
     "load_source",
     "make_record",
+    "register_generator",
+    "register_source",
+    "save",
 ]

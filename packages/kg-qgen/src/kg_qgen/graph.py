@@ -146,6 +146,9 @@ class KnowledgeGraph:
             "object": self.label(fact.object),
         }
 
+    def fact_dict_from_ids(self, ids: dict[str, str]) -> dict[str, str]:
+        return self.fact_dict(Fact(ids["subject"], ids["relation"], ids["object"]))
+
     def fact_ids(self, fact: Fact) -> dict[str, str]:
         return {"subject": fact.subject, "relation": fact.relation, "object": fact.object}
 

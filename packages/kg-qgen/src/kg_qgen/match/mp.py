@@ -8,7 +8,10 @@ first hop; bridge = its object (masked); answer = the object of the second hop.
 
 ``RULES`` is the documented table of allowed pairs; each entry carries the rule sentence, the
 masked instance sentence and the conclusion question used by the template generator
-(``[X]`` = the subject). A pair not in the table never yields an MP match.
+(``[X]`` = the subject). A pair not in the table never yields an MP match. Rules are chosen so
+that the conclusion is the real-world answer, not a counterfactual one (no "spouses share
+citizenship"), and so that the subject type of r1 fits the rule (no sport -> country rules,
+since MQuAKE uses P641 on positions as well as on people).
 """
 
 from __future__ import annotations
@@ -174,21 +177,6 @@ RULES: dict[tuple[str, str], MPRule] = {
         "A team carries the nationality of its head coach.",
         "[X] is trained by a certain head coach.",
         "According to this rule, which nationality does [X] carry?",
-    ),
-    ("P26", "P27"): MPRule(
-        "In this puzzle, married couples always share the same country of citizenship.",
-        "[X] is married to a certain person.",
-        "According to this rule, what is the country of citizenship of [X]?",
-    ),
-    ("P40", "P27"): MPRule(
-        "In this puzzle, every parent has the same country of citizenship as their child.",
-        "[X] has a certain child.",
-        "According to this rule, what is the country of citizenship of [X]?",
-    ),
-    ("P641", "P495"): MPRule(
-        "A player is associated with the country where their sport originated.",
-        "[X] plays a certain sport.",
-        "According to this rule, with which country is [X] associated?",
     ),
     ("P449", "P17"): MPRule(
         "A programme belongs to the country of its original broadcaster.",

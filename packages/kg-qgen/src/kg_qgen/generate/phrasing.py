@@ -1,0 +1,142 @@
+"""Per-relation English phrasing for the template generator (our own wording).
+
+For every relation: a noun ("country of citizenship"), whether its objects are people ("who")
+and one or more direct single-hop questions with ``[X]`` for the subject. Relations not in the
+table fall back to phrasing built from the relation label ("What is the <label> of X?").
+Coverage: every relation of MQuAKE (its 44 question templates) plus the built-in KB relations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PHRASES", "RelationPhrase", "phrase_for"]
+
+
+@dataclass(frozen=True)
+class RelationPhrase:
+    noun: str
+    person: bool = False  # objects are people or groups -> "Who", else "What"
+    questions: tuple[str, ...] = ()
+
+    @property
+    def wh(self) -> str:
+        return "Who" if self.person else "What"
+
+    def np(self, x: str) -> str:
+        """Noun phrase for the object: "the country of citizenship of X"."""
+        return f"the {self.noun} of {x}"
+
+    def possessive(self, x: str) -> str:
+        """ "X's country of citizenship" (used when X is a plain name)."""
+        suffix = "'" if x.endswith("s") else "'s"
+        return f"{x}{suffix} {self.noun}"
+
+    def direct(self, x: str, choice: int = 0) -> str:
+        qs = self.questions or (f"{self.wh} is the {self.noun} of [X]?",)
+        return qs[choice % len(qs)].replace("[X]", x)
+
+
+def _p(noun: str, *questions: str, person: bool = False) -> RelationPhrase:
+    return RelationPhrase(noun=noun, person=person, questions=questions)
+
+
+PHRASES: dict[str, RelationPhrase] = {
+    "P6": _p("head of government", "Who leads the government of [X]?", person=True),
+    "P17": _p("country", "In which country is [X] located?", "Which country does [X] belong to?"),
+    "P19": _p("place of birth", "In which city was [X] born?", "Where was [X] born?"),
+    "P20": _p("place of death", "In which city did [X] die?", "Where did [X] pass away?"),
+    "P26": _p("spouse", "Who is [X] married to?", "Who is the spouse of [X]?", person=True),
+    "P27": _p(
+        "country of citizenship",
+        "What is the country of citizenship of [X]?",
+        "Which country is [X] a citizen of?",
+    ),
+    "P30": _p("continent", "On which continent is [X]?", "Which continent is [X] part of?"),
+    "P35": _p("head of state", "Who is the head of state of [X]?", person=True),
+    "P36": _p("capital", "What is the capital of [X]?", "Which city is the capital of [X]?"),
+    "P37": _p(
+        "official language",
+        "What is the official language of [X]?",
+        "Which language is official in [X]?",
+    ),
+    "P38": _p("currency", "What is the currency of [X]?", "Which currency is used in [X]?"),
+    "P40": _p("child", "Who is a child of [X]?", person=True),
+    "P50": _p("author", "Who wrote [X]?", "Who is the author of [X]?", person=True),
+    "P69": _p("alma mater", "Where was [X] educated?", "Which university did [X] attend?"),
+    "P106": _p("occupation", "What is the occupation of [X]?", "What does [X] do for a living?"),
+    "P108": _p("employer", "Who employs [X]?", "Which organization does [X] work for?"),
+    "P112": _p("founder", "Who founded [X]?", "Who is the founder of [X]?", person=True),
+    "P127": _p("owner", "Who owns [X]?", "Who is the owner of [X]?", person=True),
+    "P131": _p(
+        "administrative region",
+        "In which administrative region is [X] located?",
+        "Which region contains [X]?",
+    ),
+    "P136": _p("genre", "What is the genre of [X]?", "Which genre does [X] belong to?"),
+    "P140": _p("religion", "What is the religion of [X]?", "Which religion does [X] follow?"),
+    "P159": _p(
+        "headquarters location",
+        "Where are the headquarters of [X]?",
+        "In which city is [X] headquartered?",
+    ),
+    "P169": _p(
+        "chief executive officer", "Who is the chief executive officer of [X]?", person=True
+    ),
+    "P170": _p("creator", "Who created [X]?", "Who is the creator of [X]?", person=True),
+    "P175": _p("performer", "Who performed [X]?", "Who is the performer of [X]?", person=True),
+    "P176": _p("manufacturer", "Which company manufactures [X]?", "Who makes [X]?"),
+    "P178": _p("developer", "Who developed [X]?", "Which company is the developer of [X]?"),
+    "P190": _p("twin town", "What is a twin town of [X]?", "Which city is twinned with [X]?"),
+    "P264": _p("record label", "What is the record label of [X]?", "Which label signed [X]?"),
+    "P276": _p("location", "Where is [X]?", "What is the location of [X]?"),
+    "P286": _p("head coach", "Who is the head coach of [X]?", "Who coaches [X]?", person=True),
+    "P364": _p(
+        "original language",
+        "What is the original language of [X]?",
+        "In which language was [X] originally made?",
+    ),
+    "P407": _p("language", "In which language is [X] written?", "What language is [X] in?"),
+    "P413": _p(
+        "playing position",
+        "Which position does [X] play?",
+        "What is the playing position of [X]?",
+    ),
+    "P449": _p(
+        "original broadcaster",
+        "Which network first broadcast [X]?",
+        "Who is the original broadcaster of [X]?",
+    ),
+    "P463": _p("organization membership", "Which organization is [X] a member of?"),
+    "P488": _p("chairperson", "Who chairs [X]?", "Who is the chairperson of [X]?", person=True),
+    "P495": _p(
+        "country of origin",
+        "What is the country of origin of [X]?",
+        "Which country does [X] come from?",
+    ),
+    "P641": _p("sport", "Which sport is [X] associated with?", "Which sport does [X] belong to?"),
+    "P740": _p("place of formation", "Where was [X] formed?", "In which place was [X] founded?"),
+    "P800": _p("notable work", "What is a notable work of [X]?", "What is [X] known for?"),
+    "P937": _p("work location", "In which city does [X] work?", "Where did [X] work?"),
+    "P1037": _p(
+        "director or manager",
+        "Who is the director or manager of [X]?",
+        "Who manages [X]?",
+        person=True,
+    ),
+    "P1308": _p("officeholder", "Who holds the office of [X]?", person=True),
+    "P1412": _p(
+        "language spoken", "Which language does [X] speak?", "What language is spoken by [X]?"
+    ),
+}
+
+# Wikidata labels that read badly as nouns, mapped to the noun we use in the fallback
+_FALLBACK_NOUNS = {"director / manager": "director or manager"}
+
+
+def phrase_for(relation_id: str, relation_label: str) -> RelationPhrase:
+    """The phrasing for a relation, or a generic one built from its label."""
+    if relation_id in PHRASES:
+        return PHRASES[relation_id]
+    noun = _FALLBACK_NOUNS.get(relation_label, relation_label).strip() or relation_id
+    return RelationPhrase(noun=noun)

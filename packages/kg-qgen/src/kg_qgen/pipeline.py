@@ -1,0 +1,318 @@
+"""``build`` (match -> generate -> verify -> balanced sample) and ``save`` (atomic output)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform
+import random
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from kg_qgen.generate.base import QuestionGenerator
+from kg_qgen.generate.registry import get_generator
+from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.match.base import QUESTION_TYPES
+from kg_qgen.match.index import GraphIndex, MatchConfig
+from kg_qgen.match.registry import find_matches, get_matcher
+from kg_qgen.verify.base import Check, Reject
+from kg_qgen.verify.deterministic import default_checks
+
+__all__ = ["BuildConfig", "BuildResult", "build", "save"]
+
+
+@dataclass
+class BuildConfig:
+    """Build settings recorded in every manifest.
+
+    Attributes:
+        types: question types to build, in this order.
+        per_type: questions kept per type (balanced; fewer -> shortfall, never padding).
+        seed: seeds matching, generation, sampling and the forget/retain split.
+        oversample: matches drawn per type = ``ceil(per_type * oversample)``, so that rejects
+            still leave ``per_type`` questions.
+        forget_fraction: share of the kept SH target facts that goes to ``facts_forget``.
+        match: matcher limits (see :class:`kg_qgen.match.index.MatchConfig`).
+    """
+
+    types: tuple[str, ...] = QUESTION_TYPES
+    per_type: int = 100
+    seed: int = 0
+    oversample: float = 3.0
+    forget_fraction: float = 0.5
+    match: MatchConfig = field(default_factory=MatchConfig)
+
+
+@dataclass
+class BuildResult:
+    questions: list[dict]
+    rejects: list[dict]
+    shortfall: dict[str, str]
+    counts: dict[str, dict[str, Any]]
+    facts_forget: list[dict] = field(default_factory=list)
+    facts_retain: list[dict] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    source_questions: list[dict] = field(default_factory=list)
+
+
+_NO_MATCH_REASON = {
+    "SH": "the graph has no fact with a unique object for its (subject, relation)",
+    "HS": "few two-hop chains (o1 = s2) with unique objects exist in the graph",
+    "MP": "few two-hop chains whose relation pair is in the MP rule table (kg_qgen.match.mp.RULES)",
+    "MT": "few two-hop chains with a usable distractor (another r1 object whose r2 value differs)",
+    "LL": "few facts whose subject has a usable alias",
+    "CC": "few (relation, object) pairs shared by two distinct subjects",
+    "DS": "few relations with >= 3 distinct objects for options",
+}
+
+
+def _run_checks(
+    records: list[dict], graph: KnowledgeGraph, checks: Sequence[Check]
+) -> tuple[list[dict], list[Reject]]:
+    alive, rejected = records, []
+    for check in checks:
+        rejects = check(alive, graph)
+        if rejects:
+            dropped = {id(rj.record) for rj in rejects}
+            rejected += rejects
+            alive = [r for r in alive if id(r) not in dropped]
+    return alive, rejected
+
+
+def build(
+    graph: KnowledgeGraph,
+    types: Sequence[str] = QUESTION_TYPES,
+    per_type: int = 100,
+    seed: int = 0,
+    generator: str | QuestionGenerator = "template",
+    checks: Sequence[Check] | None = None,
+    *,
+    oversample: float = 3.0,
+    forget_fraction: float = 0.5,
+    match_config: MatchConfig | None = None,
+    progress: bool = False,
+) -> BuildResult:
+    """Build a balanced, verified question set from ``graph``.
+
+    ``checks`` run after the deterministic ones (schema, premises, leak, duplicates), e.g. the LLM
+    checks of ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
+    multi-hop questions target, so that forgetting an SH fact is tested by multi-hop questions.
+    """
+    types = tuple(types)
+    for t in types:
+        get_matcher(t)  # fail fast on an unknown type
+    if per_type < 1:
+        raise ValueError(f"per_type must be >= 1, got {per_type}")
+    mcfg = match_config or MatchConfig()
+    cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg)
+    gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
+    index = GraphIndex.build(graph)
+    want = max(per_type, int(per_type * oversample + 0.999))
+    type_cfg = dataclasses.replace(mcfg, max_matches=want)
+
+    records: list[dict] = []
+    counts: dict[str, dict[str, Any]] = {}
+    for t in tqdm(types, desc="match+generate", disable=not progress):
+        matches = find_matches(index, t, type_cfg, seed=seed)
+        recs = gen.generate(matches, graph) if matches else []
+        counts[t] = {"requested": per_type, "matches": len(matches), "generated": len(recs)}
+        records += recs
+
+    all_checks = [*default_checks(), *(checks or [])]
+    verified, rejects = _run_checks(records, graph, all_checks)
+
+    by_type: dict[str, list[dict]] = {t: [] for t in types}
+    for r in verified:
+        by_type.setdefault(r["type"], []).append(r)
+    rej_by_type: dict[str, Counter] = {t: Counter() for t in types}
+    for rj in rejects:
+        rej_by_type.setdefault(rj.record.get("type", "?"), Counter())[rj.check] += 1
+
+    kept: dict[str, list[dict]] = {}
+    order = [t for t in types if t != "SH"] + (["SH"] if "SH" in types else [])
+    mh_targets: set[tuple] = set()
+    for t in order:
+        rng = random.Random(f"{seed}:sample:{t}")
+        pool = list(by_type[t])
+        rng.shuffle(pool)
+        if t == "SH":  # stable sort: targets of kept multi-hop questions first
+            pool.sort(key=lambda r: _fact_key(r) not in mh_targets)
+        kept[t] = sorted(pool[:per_type], key=lambda r: r["id"])
+        if t != "SH":
+            mh_targets |= {_fact_key(r) for r in kept[t]}
+
+    shortfall: dict[str, str] = {}
+    for t in types:
+        c = counts[t]
+        c.update(
+            rejected=sum(rej_by_type[t].values()),
+            rejected_by=dict(sorted(rej_by_type[t].items())),
+            verified=len(by_type[t]),
+            kept=len(kept[t]),
+        )
+        if len(kept[t]) < per_type:
+            rej = ", ".join(f"{k}: {v}" for k, v in sorted(rej_by_type[t].items())) or "none"
+            shortfall[t] = (
+                f"{len(kept[t])} of {per_type} requested: {c['matches']} matches found "
+                f"({_NO_MATCH_REASON[t]}); {c['rejected']} rejected by checks ({rej})"
+            )
+
+    questions = [r for t in types for r in kept[t]]
+    forget, retain = _split_facts(kept.get("SH", []), questions, seed, forget_fraction)
+    config = dataclasses.asdict(cfg)
+    config["generator"] = getattr(gen, "name", type(gen).__name__)
+    config["checks"] = [c.name for c in all_checks]
+    return BuildResult(
+        questions=questions,
+        rejects=[
+            {"id": rj.record.get("id"), "type": rj.record.get("type"), **rj.to_dict()}
+            for rj in rejects
+        ],
+        shortfall=shortfall,
+        counts=counts,
+        facts_forget=forget,
+        facts_retain=retain,
+        config=config,
+        source_questions=list(graph.source_questions),
+    )
+
+
+def _fact_key(record: dict) -> tuple:
+    t = record.get("target_ids") or record["target"]
+    return (t["subject"], t["relation"], t["object"])
+
+
+def _split_facts(
+    sh: list[dict], questions: list[dict], seed: int, forget_fraction: float
+) -> tuple[list[dict], list[dict]]:
+    """Seeded split of the kept SH target facts into forget and retain.
+
+    The distinct SH targets are sorted by SH id, shuffled with ``seed`` and the first
+    ``round(n * forget_fraction)`` become the forget set. Each line lists the ids of every kept
+    question (any type) that targets the fact.
+    """
+    by_target: dict[tuple, list[str]] = {}
+    for q in questions:
+        by_target.setdefault(_fact_key(q), []).append(q["id"])
+    facts = []
+    seen: set[tuple] = set()
+    for r in sorted(sh, key=lambda r: r["id"]):
+        key = _fact_key(r)
+        if key in seen:
+            continue
+        seen.add(key)
+        ids = r.get("target_ids") or {}
+        facts.append(
+            {
+                **r["target"],
+                "subject_id": ids.get("subject"),
+                "relation_id": ids.get("relation"),
+                "object_id": ids.get("object"),
+                "sh_id": r["id"],
+                "question": r["question"],
+                "answer": r["answer"],
+                "answer_aliases": r["answer_aliases"],
+                "question_ids": by_target.get(key, []),
+            }
+        )
+    random.Random(f"{seed}:forget-split").shuffle(facts)
+    n_forget = round(len(facts) * forget_fraction)
+    return facts[:n_forget], facts[n_forget:]
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("kg-qgen", "datasets", "networkx", "click"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def _write_jsonl(path: Path, rows: Sequence[dict]) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def save(
+    result: BuildResult,
+    out_dir: str | Path,
+    *,
+    overwrite: bool = False,
+    meta: dict[str, Any] | None = None,
+) -> Path:
+    """Write the dataset to ``out_dir`` atomically.
+
+    Everything is written to a temporary folder next to ``out_dir`` and renamed into place at
+    the end, so an interrupted save never leaves a folder that looks complete. Files:
+    ``questions.jsonl``, ``rejects.jsonl``, ``facts_forget.jsonl``, ``facts_retain.jsonl``,
+    ``source_questions.jsonl`` (when the source has its own questions), ``manifest.json`` and
+    ``hf/`` (a ``datasets.DatasetDict`` with one split per non-empty type, ``save_to_disk``).
+    """
+    import datasets  # heavy import, only when saving
+    from datasets import Dataset, DatasetDict
+
+    out = Path(out_dir)
+    if out.exists() and not overwrite:
+        raise FileExistsError(f"{out} exists; pass overwrite=True (CLI: --overwrite)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        _write_jsonl(tmp / "questions.jsonl", result.questions)
+        _write_jsonl(tmp / "rejects.jsonl", result.rejects)
+        _write_jsonl(tmp / "facts_forget.jsonl", result.facts_forget)
+        _write_jsonl(tmp / "facts_retain.jsonl", result.facts_retain)
+        files = ["questions.jsonl", "rejects.jsonl", "facts_forget.jsonl", "facts_retain.jsonl"]
+        if result.source_questions:
+            _write_jsonl(tmp / "source_questions.jsonl", result.source_questions)
+            files.append("source_questions.jsonl")
+        splits = {}
+        for t in result.config.get("types", QUESTION_TYPES):
+            rows = [q for q in result.questions if q["type"] == t]
+            if rows:
+                splits[t] = Dataset.from_list(rows)
+        bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
+        datasets.disable_progress_bars()  # one bar per split is noise for a few hundred rows
+        try:
+            DatasetDict(splits).save_to_disk(str(tmp / "hf"))
+        finally:
+            if bars_were_on:
+                datasets.enable_progress_bars()
+        files.append("hf/")
+        manifest = {
+            "format": "kg-qgen/1",
+            "n_questions": len(result.questions),
+            "n_rejects": len(result.rejects),
+            "counts": result.counts,
+            "shortfall": result.shortfall,
+            "n_facts_forget": len(result.facts_forget),
+            "n_facts_retain": len(result.facts_retain),
+            "config": result.config,
+            "seed": result.config.get("seed"),
+            "versions": _versions(),
+            "files": files,
+            **(meta or {}),
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
+        if out.exists():  # overwrite: move the old one aside first, delete it only at the end
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+            os.replace(out, old / "d")
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
