@@ -1,0 +1,208 @@
+"""``kg-qgen`` command line: ``build`` and ``stats``.
+
+Every option can also be set through an environment variable ``KG_QGEN_<COMMAND>_<OPTION>``
+(click ``auto_envvar_prefix="KG_QGEN"``), e.g. ``KG_QGEN_BUILD_PER_TYPE=50``.
+
+LLM hook: when the optional module ``kg_qgen.llm.cli`` exists it must provide
+``llm_options(command) -> command`` (a click decorator adding ``--llm-*`` options, whose
+parameter names start with ``llm_``) and ``from_cli(options: dict, seed: int) -> dict`` returning
+any of ``generator`` (a QuestionGenerator), ``checks`` (list of Check) and ``source_kwargs``
+(extra keyword arguments for the source loader, e.g. for ``text``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kg_qgen.errors import KgQgenInputError
+from kg_qgen.match.base import QUESTION_TYPES
+from kg_qgen.pipeline import build as build_dataset
+from kg_qgen.pipeline import save
+from kg_qgen.sources.registry import available_sources, load_source
+from kg_qgen.stats import dataset_stats
+
+try:  # the LLM helper's options, when that part of the package is present
+    _llm_cli: Any = importlib.import_module("kg_qgen.llm.cli")
+except ImportError:
+    _llm_cli = None
+
+
+def _llm_options(f: Any) -> Any:
+    return _llm_cli.llm_options(f) if _llm_cli is not None else f
+
+
+def _parse_types(value: str) -> tuple[str, ...]:
+    types = tuple(t.strip().upper() for t in value.replace(" ", ",").split(",") if t.strip())
+    unknown = [t for t in types if t not in QUESTION_TYPES]
+    if unknown or not types:
+        raise click.BadParameter(
+            f"unknown type(s) {unknown}; known: {', '.join(QUESTION_TYPES)}", param_hint="--types"
+        )
+    return types
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="kg-qgen")
+def cli() -> None:
+    """Turn a knowledge source into a balanced, verified multi-hop unlearning benchmark."""
+
+
+@cli.command("build")
+@click.option("--source", type=click.Choice(available_sources()), required=True, show_default=True)
+@click.option("--input", "input_path", type=str, default=None, help="File, URL or name (mquake).")
+@click.option("--per-type", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--types", default=",".join(QUESTION_TYPES), show_default=True)
+@click.option(
+    "--relations-file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Wikidata relation id -> label file (triples source).",
+)
+@click.option("--strict", is_flag=True, help="Unknown relation ids in triples are errors.")
+@click.option("--generator", default="template", show_default=True)
+@click.option("--oversample", type=float, default=3.0, show_default=True)
+@click.option("--forget-fraction", type=click.FloatRange(0, 1), default=0.5, show_default=True)
+@click.option("--max-per-target", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@_llm_options
+def build_cmd(
+    source: str,
+    input_path: str | None,
+    per_type: int,
+    out_dir: Path,
+    seed: int,
+    types: str,
+    relations_file: Path | None,
+    strict: bool,
+    generator: str,
+    oversample: float,
+    forget_fraction: float,
+    max_per_target: int,
+    overwrite: bool,
+    **llm: Any,
+) -> None:
+    """Build a question set from a knowledge source."""
+    from kg_qgen.match.index import MatchConfig
+
+    type_list = _parse_types(types)
+    hooks: dict[str, Any] = {}
+    if _llm_cli is not None:
+        hooks = _llm_cli.from_cli(llm, seed) or {}
+    kw: dict[str, Any] = dict(hooks.get("source_kwargs", {}))
+    if source == "triples":
+        kw.update(relations_file=relations_file, strict=strict)
+    if input_path is None and source != "builtin":
+        raise click.UsageError(f"--input is required for --source {source}")
+    t0 = time.perf_counter()
+    graph = load_source(source, input_path, **kw)
+    result = build_dataset(
+        graph,
+        types=type_list,
+        per_type=per_type,
+        seed=seed,
+        generator=hooks.get("generator") or generator,
+        checks=hooks.get("checks"),
+        oversample=oversample,
+        forget_fraction=forget_fraction,
+        match_config=MatchConfig(max_per_target=max_per_target),
+        progress=True,
+    )
+    meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
+    save(result, out_dir, overwrite=overwrite, meta=meta)
+    elapsed = time.perf_counter() - t0
+    click.echo(f"{graph!r}")
+    for t in type_list:
+        c = result.counts[t]
+        click.echo(
+            f"{t}: kept {c['kept']}/{per_type} (matches {c['matches']}, rejected {c['rejected']})"
+        )
+    for t, why in result.shortfall.items():
+        click.echo(f"shortfall {t}: {why}")
+    click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
+
+
+@cli.command("stats")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option(
+    "--sample",
+    type=click.IntRange(min=2),
+    default=500,
+    show_default=True,
+    help="Questions sampled for self-BLEU.",
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
+    """Counts per type, self-BLEU and answer entropy, vs the source's own questions."""
+    qpath = directory / "questions.jsonl"
+    if not qpath.is_file():
+        raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
+    questions = _read_jsonl(qpath)
+    report = {"generated": dataset_stats(questions, sample=sample, seed=seed)}
+    spath = directory / "source_questions.jsonl"
+    if spath.is_file():
+        src = _read_jsonl(spath)
+        for q in src:
+            q.setdefault("type", "source")
+        report["source"] = dataset_stats(src, sample=sample, seed=seed)["all"]
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"{'type':<8}{'n':>6}{'self-BLEU':>12}{'entropy(bits)':>15}")
+    rows = [*report["generated"]["per_type"].items(), ("all", report["generated"]["all"])]
+    if "source" in report:
+        rows.append(("source", report["source"]))
+    for name, s in rows:
+        click.echo(
+            f"{name:<8}{s['n']:>6}{_fmt(s['self_bleu']):>12}{_fmt(s['answer_entropy_bits']):>15}"
+        )
+
+
+def _fmt(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.3f}"
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as err:
+                raise KgQgenInputError(
+                    f"malformed JSON: {err.msg}", path=str(path), line=n
+                ) from err
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: bad input -> one line on stderr and exit code 2, no traceback."""
+    try:
+        cli.main(
+            args=argv, prog_name="kg-qgen", auto_envvar_prefix="KG_QGEN", standalone_mode=False
+        )
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as err:
+        err.show()
+        sys.exit(err.exit_code)
+    except (KgQgenInputError, FileExistsError, KeyError, ValueError) as err:
+        msg = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
+        click.echo(f"kg-qgen: error: {msg}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

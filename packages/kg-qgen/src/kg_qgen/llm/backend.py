@@ -1,0 +1,123 @@
+"""The LLM backend interface shared by generation, text extraction and LLM verification.
+
+A backend takes a batch of chat conversations (lists of ``{"role", "content"}`` messages) and
+returns one completion string per conversation, in order. Implementations:
+
+* :class:`kg_qgen.llm.openai_backend.OpenAIBackend` - any OpenAI-compatible HTTP endpoint.
+* :class:`kg_qgen.llm.transformers_backend.TransformersBackend` - a local Hugging Face model
+  (safetensors directory, hub id or ``.gguf`` file), batched greedy decoding.
+* :class:`kg_qgen.llm.cache.CachedBackend` - wraps either with an on-disk JSON cache.
+
+Backends are looked up by name in a small registry (``openai``, ``transformers``); third-party
+backends register through the entry point group ``leakres.llm_backends`` (value
+``module:Class``), loaded lazily.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "LLMBackend",
+    "LLMBackendError",
+    "Messages",
+    "available_backends",
+    "complete_or_errors",
+    "get_backend",
+    "make_backend",
+]
+
+Messages = list[dict[str, str]]
+ENTRY_POINT_GROUP = "leakres.llm_backends"
+
+# name -> "module:Class" (imported lazily so that neither openai nor torch is needed up front)
+_BACKENDS: dict[str, str | Callable[..., Any]] = {
+    "openai": "kg_qgen.llm.openai_backend:OpenAIBackend",
+    "transformers": "kg_qgen.llm.transformers_backend:TransformersBackend",
+}
+
+
+class LLMBackendError(RuntimeError):
+    """Some completions of a batch failed (after the backend's retries).
+
+    ``results`` holds one entry per prompt: the completion, or None where it failed; ``errors``
+    maps the index of each failed prompt to a readable reason. Callers that can use partial
+    results (the generator turns failures into rejects) catch this and read both.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        results: list[str | None] | None = None,
+        errors: dict[int, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.results: list[str | None] = list(results or [])
+        self.errors: dict[int, str] = dict(errors or {})
+
+
+def complete_or_errors(
+    backend: LLMBackend, prompts: list[Messages], **kwargs: Any
+) -> tuple[list[str | None], dict[int, str]]:
+    """Run ``backend.complete_many`` and return (results with None for failures, errors)."""
+    if not prompts:
+        return [], {}
+    try:
+        return list(backend.complete_many(prompts, **kwargs)), {}
+    except LLMBackendError as err:
+        if len(err.results) != len(prompts):  # the backend could not say which ones failed
+            return [None] * len(prompts), dict.fromkeys(range(len(prompts)), str(err))
+        return err.results, err.errors
+
+
+@runtime_checkable
+class LLMBackend(Protocol):
+    """Chat messages in, text out.
+
+    ``backend_id`` and ``model`` identify the backend in cache keys and records; they never
+    contain credentials.
+    """
+
+    backend_id: str
+    model: str
+
+    def complete_many(
+        self,
+        prompts: list[Messages],
+        *,
+        temperature: float = 0.0,
+        max_tokens: int = 512,
+        response_format_json: bool = True,
+    ) -> list[str]: ...
+
+
+def _entry_point_backends() -> dict[str, str]:
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def available_backends() -> list[str]:
+    return sorted(set(_BACKENDS) | set(_entry_point_backends()))
+
+
+def get_backend(name: str) -> Callable[..., Any]:
+    """The backend class registered under ``name``; unknown names get a did-you-mean error."""
+    target = _BACKENDS.get(name) or _entry_point_backends().get(name)
+    if target is None:
+        known = available_backends()
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise KeyError(f"unknown LLM backend '{name}'{hint} Known: {', '.join(known)}")
+    if callable(target):
+        return target
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def make_backend(name: str, **kwargs: Any) -> LLMBackend:
+    """Instantiate backend ``name`` with ``kwargs`` (e.g. ``base_url``, ``model``)."""
+    return get_backend(name)(**kwargs)
