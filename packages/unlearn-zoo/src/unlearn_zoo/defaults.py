@@ -1,0 +1,78 @@
+"""Per-model-size default hyperparameters.
+
+``default_overrides(method, n_params)`` returns config overrides to pass to ``get_unlearner``
+(user overrides should be applied on top). Size tiers:
+
+- ``small``  (< 500M params): tuned on SmolLM2-135M-Instruct with
+  ``benchmarks/unlearnzoo_acceptance.py`` (8 forget / 16 retain facts, CPU).
+- ``medium`` (< 10B): paper ranges (lr in [8e-7, 6e-5], few epochs), full fine-tuning.
+- ``large``  (>= 10B): same with LoRA and gradient checkpointing to fit memory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unlearn_zoo.errors import UnlearnError
+from unlearn_zoo.registry import list_unlearners
+
+SMALL_MAX = 500_000_000
+MEDIUM_MAX = 10_000_000_000
+
+DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
+    "small": {
+        "ga": {"lr": 1e-5, "max_steps": 20, "batch_size": 8},
+        "graddiff": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
+        "npo": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
+        "simnpo": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
+        "rmu": {
+            "lr": 5e-5,
+            "max_steps": 20,
+            "batch_size": 8,
+            "steering_coeff": 20.0,
+            "alpha": 100.0,
+        },
+        "tv": {"lr": 1e-4, "max_steps": 20, "batch_size": 8, "alpha": 1.0},
+        "palu": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
+        "as": {"lr": 5e-4, "max_steps": 20, "batch_size": 8},
+    },
+    "medium": {
+        "ga": {"lr": 1e-5, "epochs": 3, "batch_size": 4},
+        "graddiff": {"lr": 1e-5, "epochs": 3, "batch_size": 4, "retain_weight": 1.0},
+        "npo": {"lr": 1e-5, "epochs": 3, "batch_size": 4, "retain_weight": 1.0},
+        "simnpo": {"lr": 1e-5, "epochs": 3, "batch_size": 4, "retain_weight": 1.0},
+        "rmu": {"lr": 5e-5, "epochs": 3, "batch_size": 4, "steering_coeff": 6.5, "alpha": 1200.0},
+        "tv": {"lr": 1e-5, "epochs": 5, "batch_size": 4, "alpha": 1.0},
+        "palu": {"lr": 1e-5, "epochs": 3, "batch_size": 4, "retain_weight": 1.0},
+        "as": {"lr": 5e-4, "epochs": 3, "batch_size": 4},
+    },
+}
+_LARGE_EXTRA = {"use_lora": True, "gradient_checkpointing": True, "batch_size": 2}
+
+
+def size_tier(n_params: int) -> str:
+    if n_params < SMALL_MAX:
+        return "small"
+    if n_params < MEDIUM_MAX:
+        return "medium"
+    return "large"
+
+
+def default_overrides(method: str, n_params: int) -> dict[str, Any]:
+    """Recommended config overrides for ``method`` on a model with ``n_params`` parameters."""
+    key = method.strip().lower()
+    tier = size_tier(n_params)
+    table = DEFAULTS["medium" if tier == "large" else tier]
+    if key not in table:
+        known = list_unlearners()
+        if key in known:
+            return {}  # plugin methods: their own config defaults apply
+        raise UnlearnError(
+            f"no defaults for unknown unlearner '{method}'; Known: {', '.join(known)}"
+        )
+    out = dict(table[key])
+    if tier == "large":
+        # AS trains its own small adapter and never uses LoRA; RMU's LoRA targets its layers.
+        extra = {k: v for k, v in _LARGE_EXTRA.items() if not (key == "as" and k == "use_lora")}
+        out.update(extra)
+    return out

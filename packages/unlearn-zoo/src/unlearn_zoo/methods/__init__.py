@@ -1,0 +1,1 @@
+"""One module per method; each defines its config dataclass and Unlearner subclass."""

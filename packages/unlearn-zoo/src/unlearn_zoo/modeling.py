@@ -1,0 +1,69 @@
+"""Model helpers: locating decoder layers, frozen copies, parameter selection."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import torch
+from torch import nn
+
+from unlearn_zoo.errors import UnlearnError
+
+
+def decoder_layers(model: nn.Module) -> nn.ModuleList:
+    """The ModuleList of transformer blocks (length ``config.num_hidden_layers``)."""
+    n = getattr(getattr(model, "config", None), "num_hidden_layers", None)
+    for _name, module in model.named_modules():
+        if isinstance(module, nn.ModuleList) and (n is None or len(module) == n):
+            return module
+    raise UnlearnError("could not find the decoder layers (a ModuleList of num_hidden_layers)")
+
+
+def layer_prefix(model: nn.Module) -> str:
+    """Parameter-name prefix of the decoder layers, e.g. ``model.layers``."""
+    layers = decoder_layers(model)
+    for name, module in model.named_modules():
+        if module is layers:
+            return name
+    raise UnlearnError("decoder layers not found in named_modules")
+
+
+def frozen_copy(model: nn.Module) -> nn.Module:
+    """A detached, eval-mode, no-grad deep copy (the reference theta_p)."""
+    ref = copy.deepcopy(model)
+    ref.eval()
+    for p in ref.parameters():
+        p.requires_grad_(False)
+    return ref
+
+
+def set_trainable(model: nn.Module, patterns: Iterable[str]) -> list[str]:
+    """Freeze everything except parameters whose name matches one of the regexes; return names."""
+    regexes = [re.compile(p) for p in patterns]
+    names = []
+    for name, p in model.named_parameters():
+        keep = any(r.search(name) for r in regexes)
+        p.requires_grad_(keep)
+        if keep:
+            names.append(name)
+    if not names:
+        raise UnlearnError(f"no parameter matches {list(patterns)!r}")
+    return names
+
+
+def count_params(model: nn.Module, trainable_only: bool = False) -> int:
+    return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)
+
+
+def model_device(model: nn.Module) -> torch.device:
+    return next(model.parameters()).device
+
+
+def unwrap(model: Any) -> nn.Module:
+    """Strip DDP/accelerate wrappers."""
+    while hasattr(model, "module") and isinstance(model.module, nn.Module):
+        model = model.module
+    return model

@@ -1,0 +1,106 @@
+"""The transformers ``Trainer`` subclass every method runs through, and the loss guard."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import torch
+from torch import nn
+from transformers import Trainer
+
+
+class StopUnlearning(Exception):
+    """Raised from inside training when the loss is non-finite or out of bounds."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class LossGuard:
+    """Snapshots trainable weights whenever they give a good loss; restores them on a bad one.
+
+    "Good" = finite and ``|loss| <= bound``. The snapshot is taken at the first micro-batch of each
+    optimizer step, before backward, so the restored weights are the last ones whose loss was
+    checked and found good (the weights from before the update that broke the run).
+    """
+
+    def __init__(self, bound: float | None) -> None:
+        self.bound = bound
+        self.snapshot: dict[str, torch.Tensor] = {}
+        self.snapshot_step = -1
+        self.curve: list[dict[str, float]] = []
+
+    def _params(self, model: nn.Module) -> dict[str, torch.Tensor]:
+        return {n: p for n, p in model.named_parameters() if p.requires_grad}
+
+    def check(self, model: nn.Module, step: int, loss: torch.Tensor, parts: dict[str, Any]) -> None:
+        value = float(loss.detach())
+        bad_local = 0.0
+        if not math.isfinite(value):
+            bad_local = 2.0
+        elif self.bound is not None and abs(value) > self.bound:
+            bad_local = 1.0
+        flag = torch.tensor([bad_local], device=loss.device)
+        # Every rank must stop together under DDP, or the others hang in the next all-reduce.
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            torch.distributed.all_reduce(flag, op=torch.distributed.ReduceOp.MAX)
+        bad = float(flag.item())
+        if bad > 0:
+            self.restore(model)
+            if bad >= 2.0:
+                reason = "non_finite_loss"
+                msg = f"loss became non-finite ({value}) at step {step}"
+            else:
+                reason = "loss_bound_exceeded"
+                msg = f"|loss| = {abs(value):.4g} exceeded loss_bound={self.bound} at step {step}"
+            msg += f"; restored the weights from step {self.snapshot_step} (last good state)"
+            raise StopUnlearning(reason, msg)
+        if step != self.snapshot_step:
+            with torch.no_grad():
+                for n, p in self._params(model).items():
+                    buf = self.snapshot.get(n)
+                    if buf is None or buf.shape != p.shape:
+                        self.snapshot[n] = p.detach().clone()
+                    else:
+                        buf.copy_(p.detach())
+            self.snapshot_step = step
+        entry = {"step": step, "loss": value}
+        entry.update({k: float(v) for k, v in parts.items()})
+        self.curve.append(entry)
+
+    def restore(self, model: nn.Module) -> None:
+        if not self.snapshot:
+            return
+        with torch.no_grad():
+            for n, p in self._params(model).items():
+                if n in self.snapshot:
+                    p.copy_(self.snapshot[n])
+
+
+LossFn = Callable[[nn.Module, dict[str, torch.Tensor]], tuple[torch.Tensor, dict[str, Any]]]
+
+
+class UnlearnTrainer(Trainer):
+    """``Trainer`` whose ``compute_loss`` is the method's loss, checked by a :class:`LossGuard`."""
+
+    def __init__(self, *args: Any, loss_fn: LossFn, guard: LossGuard, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.loss_fn = loss_fn
+        self.guard = guard
+        # Our losses are already means; let Trainer divide by accumulation steps itself.
+        self.model_accepts_loss_kwargs = False
+
+    def compute_loss(
+        self,
+        model: nn.Module,
+        inputs: dict[str, torch.Tensor],
+        return_outputs: bool = False,
+        num_items_in_batch: Any = None,
+    ) -> Any:
+        loss, parts = self.loss_fn(model, inputs)
+        self.guard.check(model, self.state.global_step, loss, parts)
+        return (loss, None) if return_outputs else loss
