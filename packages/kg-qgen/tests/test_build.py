@@ -1,0 +1,161 @@
+import json
+import time
+from pathlib import Path
+
+import kg_qgen
+import pytest
+from datasets import load_from_disk
+from kg_qgen import QUESTION_TYPES, build, save
+from kg_qgen.match.base import Match
+from kg_qgen.verify.base import Reject
+from kg_qgen.verify.leak import find_leak
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SCHEMA = {
+    "id",
+    "type",
+    "question",
+    "answer",
+    "answer_aliases",
+    "target",
+    "bridge",
+    "premises",
+    "source",
+}
+
+
+def test_fixture_kb_builds_all_seven_types(mini_kb):
+    result = build(mini_kb, per_type=5, seed=0)
+    kept = {t: result.counts[t]["kept"] for t in QUESTION_TYPES}
+    assert all(n > 0 for n in kept.values()), kept
+    for q in result.questions:
+        assert set(q) >= SCHEMA
+        assert find_leak(q, mini_kb) is None
+        assert set(q["target"]) == {"subject", "relation", "object"}
+        if q["type"] in ("SH", "LL", "DS"):
+            assert q["bridge"] is None
+    sh = [q for q in result.questions if q["type"] == "SH"]
+    assert all(q["answer"] == q["target"]["object"] for q in sh)
+
+
+def test_shortfall_is_reported_never_padded(mini_kb):
+    result = build(mini_kb, types=("CC", "SH"), per_type=1000, seed=0)
+    assert result.counts["CC"]["kept"] < 1000
+    assert "CC" in result.shortfall and "matches found" in result.shortfall["CC"]
+    assert len([q for q in result.questions if q["type"] == "CC"]) == result.counts["CC"]["kept"]
+    assert result.counts["SH"]["kept"] == 23 - 0  # every fact of the fixture is unique-valued
+
+
+def test_same_seed_same_output_different_seed_differs(mini_kb):
+    a = build(mini_kb, per_type=4, seed=1)
+    b = build(mini_kb, per_type=4, seed=1)
+    c = build(mini_kb, per_type=4, seed=2)
+    assert a.questions == b.questions
+    assert a.questions != c.questions
+
+
+def test_mquake_hard_dev_all_types_fast_and_leak_free(mquake_hard_dev):
+    t0 = time.perf_counter()
+    graph = kg_qgen.load_source("mquake", mquake_hard_dev)
+    result = build(graph, per_type=100, seed=0)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 60, elapsed
+    for t in QUESTION_TYPES:
+        assert result.counts[t]["kept"] == 100 or t in result.shortfall, (t, result.counts[t])
+        assert result.counts[t]["kept"] >= 100, result.shortfall
+    violations = [q for q in result.questions if find_leak(q, graph)]
+    assert violations == []
+    # every target fact of a kept record is a real MQuAKE fact
+    for q in result.questions:
+        t = q["target_ids"]
+        assert graph.has_fact(t["subject"], t["relation"], t["object"])
+        assert q["source"]["dataset"] == "mquake"
+    ids = [q["id"] for q in result.questions]
+    assert len(ids) == len(set(ids))
+    mt = [q["answer"] for q in result.questions if q["type"] == "MT"]
+    assert 30 <= mt.count("yes") <= 70  # balanced yes/no
+
+
+def test_custom_check_and_generator_plug_in(mini_kb):
+    class RejectEverySecond:
+        name = "every_second"
+
+        def __call__(self, records, graph):
+            return [Reject(r, self.name, "test") for r in records[1::2]]
+
+    class Upper:
+        name = "upper"
+
+        def generate(self, matches, graph):
+            return [
+                kg_qgen.make_record(
+                    m, graph, f"Q{i} ABOUT {graph.label(m.target.subject)}?", f"{m.type}-{i}"
+                )
+                for i, m in enumerate(matches)
+            ]
+
+    assert isinstance(Upper(), kg_qgen.QuestionGenerator)
+    res = build(
+        mini_kb, types=("SH",), per_type=100, generator=Upper(), checks=[RejectEverySecond()]
+    )
+    assert res.counts["SH"]["rejected_by"]["every_second"] == res.counts["SH"]["generated"] // 2
+    assert all(r["check"] == "every_second" for r in res.rejects)
+    assert res.config["generator"] == "upper"
+    assert res.config["checks"][-1] == "every_second"
+    assert isinstance(Match, type)
+
+
+def test_save_round_trip_and_files(mini_kb, tmp_path):
+    result = build(mini_kb, per_type=5, seed=0)
+    out = save(result, tmp_path / "ds")
+    names = {p.name for p in out.iterdir()}
+    assert {
+        "questions.jsonl",
+        "rejects.jsonl",
+        "facts_forget.jsonl",
+        "facts_retain.jsonl",
+        "manifest.json",
+        "hf",
+    } <= names
+    lines = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
+    assert lines == result.questions
+    dd = load_from_disk(str(out / "hf"))
+    assert set(dd) == {t for t in QUESTION_TYPES if result.counts[t]["kept"]}
+    for t, split in dd.items():
+        rows = [q for q in result.questions if q["type"] == t]
+        assert split.num_rows == len(rows)
+        assert split[0]["question"] == rows[0]["question"]
+        assert split[0]["target"] == rows[0]["target"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 0 and manifest["counts"] == result.counts
+    assert "datasets" in manifest["versions"]
+    forget = [json.loads(x) for x in (out / "facts_forget.jsonl").read_text().splitlines()]
+    retain = [json.loads(x) for x in (out / "facts_retain.jsonl").read_text().splitlines()]
+    sh = [q for q in result.questions if q["type"] == "SH"]
+    assert len(forget) + len(retain) == len(sh) and abs(len(forget) - len(retain)) <= 1
+    assert {f["sh_id"] for f in forget}.isdisjoint({f["sh_id"] for f in retain})
+    with pytest.raises(FileExistsError):
+        save(result, out)
+    save(result, out, overwrite=True)
+
+
+def test_save_is_atomic_on_failure(mini_kb, tmp_path, monkeypatch):
+    result = build(mini_kb, per_type=3, seed=0)
+    import datasets
+
+    def boom(self, *a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(datasets.DatasetDict, "save_to_disk", boom)
+    with pytest.raises(OSError, match="disk full"):
+        save(result, tmp_path / "ds")
+    assert list(tmp_path.iterdir()) == []  # neither the target nor a temp folder remains
+    # overwrite that fails keeps the old complete dataset intact
+    monkeypatch.undo()
+    save(result, tmp_path / "ds")
+    before = (tmp_path / "ds" / "questions.jsonl").read_text()
+    monkeypatch.setattr(datasets.DatasetDict, "save_to_disk", boom)
+    with pytest.raises(OSError):
+        save(result, tmp_path / "ds", overwrite=True)
+    assert (tmp_path / "ds" / "questions.jsonl").read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["ds"]
