@@ -1,0 +1,95 @@
+import sys
+
+import pytest
+import torch
+from recover_attacks import MissingDependencyError, get_attack
+from recover_attacks.attacks.quantization import (
+    QuantizationConfig,
+    bnb_quantize_model,
+    rtn_quantize_dequantize,
+    rtn_quantize_model,
+)
+from torch import nn
+
+N_LINEAR = 2 * 7  # q,k,v,o,gate,up,down per layer; lm_head is skipped
+
+
+def _linear_weights(model):
+    return {
+        n: m.weight.detach().clone()
+        for n, m in model.named_modules()
+        if isinstance(m, nn.Linear) and not n.endswith("lm_head")
+    }
+
+
+@pytest.mark.parametrize(
+    ("group_size", "symmetric"), [(16, True), (128, True), (16, False), (24, False)]
+)
+def test_rtn4_error_bounded_by_group_scale(model, group_size, symmetric):
+    before = _linear_weights(model)
+    qmodel, count = rtn_quantize_model(
+        model, QuantizationConfig(method="rtn4", rtn_group_size=group_size, rtn_symmetric=symmetric)
+    )
+    assert count == N_LINEAR
+    after = _linear_weights(qmodel)
+    # rounding error <= half a step; the asymmetric zero point is rounded too -> one step
+    factor = 0.5 if symmetric else 1.0
+    for name, w in before.items():
+        _, scale = rtn_quantize_dequantize(w, group_size, symmetric)
+        per_weight_scale = scale.repeat_interleave(group_size, dim=1)[:, : w.shape[1]]
+        err = (after[name] - w).abs()
+        assert torch.all(err <= factor * per_weight_scale + 1e-6), name
+        assert not torch.equal(after[name], w), "weights were actually quantized"
+        levels = 15 if symmetric else 16
+        for row in range(0, w.shape[0], 7):  # at most 15/16 distinct values per group
+            assert after[name][row, :group_size].unique().numel() <= levels
+    # the caller's model is untouched (quantized on a copy)
+    assert all(torch.equal(w, _linear_weights(model)[n]) for n, w in before.items())
+
+
+@pytest.mark.parametrize("method", ["nf4", "fp4"])
+def test_bnb_4bit_within_one_step_of_original(model, method):
+    import bitsandbytes.functional as F
+
+    before = _linear_weights(model)
+    qmodel, count = bnb_quantize_model(model, QuantizationConfig(method=method))
+    assert count == N_LINEAR
+    code = F.get_4bit_type(method, device="cpu").float()
+    max_gap = (code.sort().values.diff()).max().item()  # widest gap between adjacent levels
+    checked = 0
+    for name, module in qmodel.named_modules():
+        if name not in before:
+            continue
+        assert module.weight.__class__.__name__ == "Params4bit", name
+        state = module.weight.quant_state
+        deq = F.dequantize_4bit(module.weight.data, state).float().reshape(before[name].shape)
+        w = before[name].float().flatten()
+        blocks = w.reshape(-1, state.blocksize)
+        absmax = blocks.abs().amax(dim=1, keepdim=True)
+        err = (deq.flatten().reshape(-1, state.blocksize) - blocks).abs()
+        assert torch.all(err <= absmax * max_gap + 1e-5), name
+        assert not torch.equal(deq.flatten(), w)
+        checked += 1
+    assert checked == N_LINEAR
+
+
+@pytest.mark.parametrize("method", ["nf4", "fp4", "int8", "rtn4"])
+def test_attack_runs_and_reports_module_count(model, tokenizer, questions, method):
+    results = get_attack("quantization", method=method, max_new_tokens=4).run(
+        model, tokenizer, questions, progress=False
+    )
+    assert [r.id for r in results] == [q["id"] for q in questions]
+    assert all(len(r.responses) == 1 for r in results)
+    assert results[0].settings["quantized_modules"] == N_LINEAR
+    assert results[0].settings["method"] == method
+
+
+def test_missing_bitsandbytes_gives_install_hint(model, tokenizer, questions, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bitsandbytes", None)  # makes `import bitsandbytes` fail
+    with pytest.raises(MissingDependencyError, match=r"pip install 'recover-attacks\[quant\]'"):
+        get_attack("quantization", method="nf4").run(model, tokenizer, questions, progress=False)
+    # rtn4 needs no bitsandbytes
+    out = get_attack("quantization", method="rtn4", max_new_tokens=2).run(
+        model, tokenizer, questions, progress=False
+    )
+    assert len(out) == len(questions)
