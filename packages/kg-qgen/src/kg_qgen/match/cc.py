@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 
-from kg_qgen.graph import Fact
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 
@@ -23,24 +22,24 @@ def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]
     for f in sample_targets(index.facts, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
-        subjects = index.subjects(f.relation, f.object)
-        if len(subjects) < 2:
+        sharing = index.facts_with[(f.relation, f.object)]
+        if len(sharing) < 2:
             continue
         own = set(index.objects(f.subject, f.relation))
         chosen: set[str] = set()
         for _ in range(_TRIES):
             if len(chosen) >= cfg.max_per_target:
                 break
-            s2 = subjects[rng.randrange(len(subjects))]
+            partner = sharing[rng.randrange(len(sharing))]
+            s2 = partner.subject
             if s2 == f.subject or s2 in chosen:
                 continue
-            if index.graph.label(s2) == index.graph.label(f.subject):
+            if index.norm_label(s2) == index.norm_label(f.subject):
                 continue
             shared = own.intersection(index.objects(s2, f.relation))
             if shared != {f.object}:
                 continue
             chosen.add(s2)
-            partner = Fact(s2, f.relation, f.object, _source(index, s2, f))
             out.append(
                 Match(
                     "CC",
@@ -52,8 +51,3 @@ def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]
                 )
             )
     return out[: cfg.max_matches] if cfg.max_matches is not None else out
-
-
-def _source(index: GraphIndex, subject: str, f: Fact) -> str:
-    data = index.graph.graph.get_edge_data(subject, f.object, key=f.relation) or {}
-    return data.get("source", "")

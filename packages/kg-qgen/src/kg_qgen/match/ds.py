@@ -16,7 +16,6 @@ import random
 
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
-from kg_qgen.textnorm import normalize
 
 _TRIES = 20
 
@@ -24,7 +23,6 @@ _TRIES = 20
 def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]:
     n_distract = max(2, cfg.ds_options - 1)
     out: list[Match] = []
-    g = index.graph
     for f in sample_targets(index.facts, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
@@ -34,13 +32,13 @@ def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]
         if cfg.require_unique and not index.is_unique(f.subject, f.relation):
             continue
         own = set(index.objects(f.subject, f.relation))
-        used_labels = {normalize(g.label(o)) for o in own}
+        used_labels = {index.norm_label(o) for o in own}
         distractors: list[str] = []
         for _ in range(_TRIES):
             if len(distractors) == n_distract:
                 break
             d = candidates[rng.randrange(len(candidates))]
-            lab = normalize(g.label(d))
+            lab = index.norm_label(d)
             if d in own or d in distractors or lab in used_labels or d == f.subject:
                 continue
             used_labels.add(lab)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kg_qgen.graph import Fact, KnowledgeGraph
+from kg_qgen.textnorm import normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
 
@@ -43,8 +44,10 @@ class GraphIndex:
     by_subject: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
     objects_of: dict[tuple[str, str], list[str]] = field(default_factory=lambda: defaultdict(list))
     subjects_of: dict[tuple[str, str], list[str]] = field(default_factory=lambda: defaultdict(list))
+    facts_with: dict[tuple[str, str], list[Fact]] = field(default_factory=lambda: defaultdict(list))
     by_relation: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
     _relation_objects: dict[str, list[str]] = field(default_factory=dict)
+    _norm: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def build(cls, graph: KnowledgeGraph) -> GraphIndex:
@@ -54,11 +57,13 @@ class GraphIndex:
             idx.by_subject[f.subject].append(f)
             idx.objects_of[(f.subject, f.relation)].append(f.object)
             idx.subjects_of[(f.relation, f.object)].append(f.subject)
+            idx.facts_with[(f.relation, f.object)].append(f)
             idx.by_relation[f.relation].append(f)
         # freeze to plain dicts so a lookup of a missing key does not grow the index
         idx.by_subject = dict(idx.by_subject)
         idx.objects_of = dict(idx.objects_of)
         idx.subjects_of = dict(idx.subjects_of)
+        idx.facts_with = dict(idx.facts_with)
         idx.by_relation = dict(idx.by_relation)
         return idx
 
@@ -70,6 +75,13 @@ class GraphIndex:
 
     def is_unique(self, subject: str, relation: str) -> bool:
         return len(self.objects_of.get((subject, relation), ())) == 1
+
+    def norm_label(self, entity: str) -> str:
+        """Normalised label of an entity (cached: matchers compare labels a lot)."""
+        got = self._norm.get(entity)
+        if got is None:
+            got = self._norm[entity] = normalize(self.graph.label(entity))
+        return got
 
     def relation_objects(self, relation: str) -> list[str]:
         """Distinct objects of a relation, in first-seen order (cached)."""
