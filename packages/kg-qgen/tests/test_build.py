@@ -159,3 +159,12 @@ def test_save_is_atomic_on_failure(mini_kb, tmp_path, monkeypatch):
         save(result, tmp_path / "ds", overwrite=True)
     assert (tmp_path / "ds" / "questions.jsonl").read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["ds"]
+
+
+def test_packaged_builtin_kb_builds_all_seven_types():
+    graph = kg_qgen.load_source("builtin")
+    result = build(graph, per_type=20, seed=0)
+    assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == dict.fromkeys(
+        QUESTION_TYPES, 20
+    ), result.shortfall
+    assert [q for q in result.questions if find_leak(q, graph)] == []
