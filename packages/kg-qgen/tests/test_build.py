@@ -168,3 +168,25 @@ def test_packaged_builtin_kb_builds_all_seven_types():
         QUESTION_TYPES, 20
     ), result.shortfall
     assert [q for q in result.questions if find_leak(q, graph)] == []
+
+
+def test_generation_failures_become_rejects(mini_kb):
+    from kg_qgen.generate.template import TemplateGenerator
+
+    class FailsOnOdd:
+        name = "fails_on_odd"
+
+        def generate(self, matches, graph):  # pragma: no cover - build prefers the other
+            raise AssertionError
+
+        def generate_with_rejects(self, matches, graph):
+            recs = TemplateGenerator().generate(matches, graph)
+            return recs[::2], [
+                Reject({"id": r["id"]}, "generation", "bad JSON") for r in recs[1::2]
+            ]
+
+    res = build(mini_kb, types=("SH",), per_type=100, generator=FailsOnOdd())
+    n = res.counts["SH"]["matches"]
+    assert res.counts["SH"]["rejected_by"]["generation"] == n // 2
+    assert res.counts["SH"]["kept"] == n - n // 2
+    assert {r["type"] for r in res.rejects} == {"SH"}

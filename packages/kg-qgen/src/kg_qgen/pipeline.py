@@ -103,7 +103,8 @@ def build(
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
 
-    ``checks`` run after the deterministic ones (schema, premises, leak, duplicates), e.g. the LLM
+    A generator with ``generate_with_rejects(matches, graph) -> (records, rejects)`` has its
+    generation failures recorded as rejects too. ``checks`` run after the deterministic ones (schema, premises, leak, duplicates), e.g. the LLM
     checks of ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
     multi-hop questions target, so that forgetting an SH fact is tested by multi-hop questions.
     """
@@ -121,14 +122,24 @@ def build(
 
     records: list[dict] = []
     counts: dict[str, dict[str, Any]] = {}
+    gen_rejects: list[Reject] = []
     for t in tqdm(types, desc="match+generate", disable=not progress):
         matches = find_matches(index, t, type_cfg, seed=seed)
-        recs = gen.generate(matches, graph) if matches else []
+        recs: list[dict] = []
+        if matches and hasattr(gen, "generate_with_rejects"):
+            # generators that can fail per match (an LLM) report why, like a check would
+            recs, failed = gen.generate_with_rejects(matches, graph)
+            for rj in failed:
+                rj.record.setdefault("type", t)
+            gen_rejects += failed
+        elif matches:
+            recs = gen.generate(matches, graph)
         counts[t] = {"requested": per_type, "matches": len(matches), "generated": len(recs)}
         records += recs
 
     all_checks = [*default_checks(), *(checks or [])]
-    verified, rejects = _run_checks(records, graph, all_checks)
+    verified, check_rejects = _run_checks(records, graph, all_checks)
+    rejects = gen_rejects + check_rejects
 
     by_type: dict[str, list[dict]] = {t: [] for t in types}
     for r in verified:
