@@ -114,7 +114,7 @@ class CachedBackend:
                     raise
                 fresh = err.results
                 errors = {todo[j]: msg for j, msg in err.errors.items()}
-            for i, text in zip(todo, fresh):
+            for i, text in zip(todo, fresh, strict=True):
                 if text is not None:
                     self._write(keys[i], text)
                     results[i] = text

@@ -116,6 +116,8 @@ class TransformersBackend:
                     **enc, pad_token_id=self.tokenizer.pad_token_id, **gen_kw
                 )
             new = gen[:, enc["input_ids"].shape[1] :]
-            for i, text in zip(idx, self.tokenizer.batch_decode(new, skip_special_tokens=True)):
+            for i, text in zip(
+                idx, self.tokenizer.batch_decode(new, skip_special_tokens=True), strict=True
+            ):
                 out[i] = text.strip()
         return out

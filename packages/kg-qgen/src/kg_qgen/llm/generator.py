@@ -1,0 +1,308 @@
+"""LLM question generator (paper 4.2): type-specific prompts, JSON paraphrases, leak-filtered.
+
+For every match the generator sends the type's prompt (:mod:`kg_qgen.llm.prompts`), parses the
+JSON reply ``{"questions": [...], "answer_aliases": [...]}``, and keeps ONE question: the
+paraphrases are put in a seeded random order and the first that passes the lexical leak rule
+(kg-core's :func:`kg_qgen.verify.leak.find_leak`: no bridge, no answer outside DS options) and
+names what it must name (the subject, LL's alias and not the label, every DS option, MT's
+distractor) is kept.
+
+An unusable reply (no JSON, wrong fields, every paraphrase leaking) is re-asked up to
+``max_parse_retries`` times, each time with the bad reply and what was wrong appended to the
+conversation. A match that still fails, or whose request failed at the backend (timeout after
+retries, HTTP error), becomes a :class:`~kg_qgen.verify.base.Reject` with check
+``llm_generation`` and the reason, collected in :attr:`LLMQuestionGenerator.rejects` - never
+silently dropped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg_qgen.generate.base import make_record
+from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.llm.backend import LLMBackend, Messages, complete_or_errors
+from kg_qgen.llm.jsonparse import ParseError, extract_json
+from kg_qgen.llm.prompts import PROMPT_VERSION, generation_prompt, repair_prompt
+from kg_qgen.match.base import Match
+from kg_qgen.textnorm import contains_phrase, normalize
+from kg_qgen.verify.base import Reject
+from kg_qgen.verify.leak import find_leak
+
+__all__ = ["GENERATION_CHECK", "LLMQuestionGenerator", "parse_generation"]
+
+GENERATION_CHECK = "llm_generation"
+MAX_ALIAS_WORDS = 8
+
+
+def parse_generation(text: str, n_paraphrases: int) -> tuple[list[str], list[str]]:
+    """Questions and answer aliases from a generation reply; :class:`ParseError` if unusable."""
+    obj = extract_json(text, dict)
+    questions = obj.get("questions")
+    if isinstance(questions, str):
+        questions = [questions]
+    if not isinstance(questions, list):
+        raise ParseError('"questions" must be a list of strings')
+    questions = [" ".join(q.split()) for q in questions if isinstance(q, str) and q.strip()]
+    if not questions:
+        raise ParseError('"questions" holds no non-empty string')
+    aliases = obj.get("answer_aliases", [])
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    if not isinstance(aliases, list):
+        raise ParseError('"answer_aliases" must be a list of strings')
+    aliases = [" ".join(a.split()) for a in aliases if isinstance(a, str) and a.strip()]
+    return questions[: max(n_paraphrases, 1)], aliases[:3]
+
+
+def _mentions(text_norm: str, forms: Sequence[str]) -> bool:
+    return any(contains_phrase(text_norm, normalize(f)) for f in forms if normalize(f))
+
+
+def _missing_mention(m: Match, g: KnowledgeGraph, question: str) -> str | None:
+    """What the question fails to name (or names but must not), or None."""
+    text = normalize(question)
+    f = m.target
+
+    def forms(eid: str) -> list[str]:
+        return [g.label(eid), *g.aliases(eid)]
+
+    if m.type == "LL":
+        alias = m.extra["alias"]
+        if not contains_phrase(text, normalize(alias)):
+            return f"the question does not use the alias {alias!r}"
+        rest = text.replace(normalize(alias), " ")
+        if contains_phrase(rest, normalize(g.label(f.subject))):
+            return f"the question names {g.label(f.subject)!r} instead of only its alias"
+        return None
+    subjects = [f.subject] + ([m.extra["partner"]] if m.type == "CC" else [])
+    for s in subjects:
+        if not _mentions(text, forms(s)):
+            return f"the question does not name the subject {g.label(s)!r}"
+    if m.type == "DS":
+        missing = [g.label(o) for o in m.extra["options"] if not _mentions(text, forms(o))]
+        eliminated = m.extra.get("eliminated")
+        if m.extra.get("elimination_fact") and eliminated in m.extra["options"]:
+            # the ruled-out option is named once in the list, and only described afterwards
+            missing = [x for x in missing if x != g.label(eliminated)]
+        if missing:
+            return f"the question does not list the option(s) {missing}"
+    if m.type == "MT" and not _mentions(text, forms(m.extra["distractor"])):
+        return (
+            f"the question does not state the conditional about {g.label(m.extra['distractor'])!r}"
+        )
+    return None
+
+
+@dataclass
+class _Pending:
+    index: int
+    messages: Messages
+    attempts: int = 0
+    last_reply: str = ""
+    last_problem: str = ""
+
+
+@dataclass
+class LLMQuestionGenerator:
+    """Question generator backed by an :class:`~kg_qgen.llm.backend.LLMBackend`.
+
+    Attributes:
+        backend: any backend (wrap it in :class:`~kg_qgen.llm.cache.CachedBackend` to cache).
+        seed: orders paraphrases before the first passing one is kept (default 0).
+        n_paraphrases: paraphrases requested per match (default 3).
+        max_parse_retries: re-asks after an unusable reply (default 2, i.e. up to 3 calls).
+        temperature: sampling temperature sent to the backend (default 0.0, greedy).
+        max_tokens: completion budget per reply (default 384).
+        use_llm_aliases: add the model's answer aliases to the graph's (default True); aliases
+            that name another entity of the graph or exceed 8 words are dropped.
+        name: generator name recorded in every record (``"llm"``).
+    """
+
+    backend: LLMBackend
+    seed: int = 0
+    n_paraphrases: int = 3
+    max_parse_retries: int = 2
+    temperature: float = 0.0
+    max_tokens: int = 384
+    use_llm_aliases: bool = True
+    name: str = "llm"
+    rejects: list[Reject] = field(default_factory=list, init=False, repr=False)
+
+    def settings(self) -> dict[str, Any]:
+        """Hyperparameters (and backend settings, credential-free) for manifests."""
+        inner = getattr(self.backend, "settings", None)
+        return {
+            "generator": self.name,
+            "seed": self.seed,
+            "n_paraphrases": self.n_paraphrases,
+            "max_parse_retries": self.max_parse_retries,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "use_llm_aliases": self.use_llm_aliases,
+            "prompt_version": PROMPT_VERSION,
+            "backend": inner() if callable(inner) else {"model": self.backend.model},
+        }
+
+    def generate(self, matches: Sequence[Match], graph: KnowledgeGraph) -> list[dict]:
+        """Records for the matches that worked; the failures go to :attr:`rejects`."""
+        records, self.rejects = self.generate_with_rejects(matches, graph)
+        return records
+
+    def generate_with_rejects(
+        self, matches: Sequence[Match], graph: KnowledgeGraph
+    ) -> tuple[list[dict], list[Reject]]:
+        ids = self._ids(matches)
+        pending = {
+            i: _Pending(i, generation_prompt(m, graph, self.n_paraphrases))
+            for i, m in enumerate(matches)
+        }
+        chosen: dict[int, tuple[str, list[str], list[str], int]] = {}
+        failed: dict[int, tuple[str, str]] = {}
+        label_owner = self._label_owner(graph) if self.use_llm_aliases else {}
+        while pending:
+            batch = list(pending.values())
+            replies, errors = complete_or_errors(
+                self.backend,
+                [p.messages for p in batch],
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                response_format_json=True,
+            )
+            for j, p in enumerate(batch):
+                p.attempts += 1
+                m = matches[p.index]
+                if j in errors or replies[j] is None:
+                    failed[p.index] = (f"backend error: {errors.get(j, 'no reply')}", "")
+                    del pending[p.index]
+                    continue
+                reply = replies[j]
+                try:
+                    questions, aliases = parse_generation(reply, self.n_paraphrases)
+                    question = self._pick(m, graph, questions, aliases, ids[p.index], label_owner)
+                    chosen[p.index] = (question, questions, aliases, p.attempts)
+                    del pending[p.index]
+                except ParseError as err:
+                    if p.attempts > self.max_parse_retries:
+                        failed[p.index] = (
+                            f"unusable reply after {p.attempts} attempt(s): {err}",
+                            reply,
+                        )
+                        del pending[p.index]
+                    else:
+                        p.messages = repair_prompt(p.messages, reply, str(err))
+        records, rejects = [], []
+        for i, m in enumerate(matches):
+            if i in chosen:
+                question, paraphrases, aliases, attempts = chosen[i]
+                extra = {
+                    "generator": self.name,
+                    "llm_model": self.backend.model,
+                    "prompt_version": PROMPT_VERSION,
+                    "paraphrases": paraphrases,
+                    "llm_attempts": attempts,
+                    **self._type_extra(m, graph),
+                }
+                records.append(
+                    make_record(
+                        m,
+                        graph,
+                        question,
+                        ids[i],
+                        answer_aliases=self._aliases(m, graph, aliases, label_owner),
+                        extra=extra,
+                    )
+                )
+            else:
+                reason, reply = failed[i]
+                stub = make_record(
+                    m,
+                    graph,
+                    "",
+                    ids[i],
+                    extra={
+                        "generator": self.name,
+                        "llm_model": self.backend.model,
+                        "prompt_version": PROMPT_VERSION,
+                        "llm_reply": reply,
+                        **self._type_extra(m, graph),
+                    },
+                )
+                rejects.append(Reject(stub, GENERATION_CHECK, reason))
+        return records, rejects
+
+    # -- helpers -------------------------------------------------------------------------------
+    @staticmethod
+    def _ids(matches: Sequence[Match]) -> list[str]:
+        """Ids numbered per type in match order (a rejected match keeps its id unused)."""
+        counters: dict[str, int] = {}
+        out = []
+        for m in matches:
+            n = counters.get(m.type, 0)
+            counters[m.type] = n + 1
+            out.append(f"{m.type}-{n:06d}")
+        return out
+
+    @staticmethod
+    def _type_extra(m: Match, g: KnowledgeGraph) -> dict[str, Any]:
+        if m.type == "DS":
+            return {"options": [g.label(o) for o in m.extra["options"]]}
+        if m.type == "LL":
+            return {"alias": m.extra["alias"]}
+        if m.type == "CC":
+            return {"partner": g.label(m.extra["partner"])}
+        if m.type == "MT":
+            return {"answer_type": "yes/no"}
+        return {}
+
+    @staticmethod
+    def _label_owner(g: KnowledgeGraph) -> dict[str, str]:
+        owner: dict[str, str] = {}
+        for e in g.entities():
+            for form in (e.label, *e.aliases):
+                owner.setdefault(normalize(form), e.id)
+        return owner
+
+    def _aliases(
+        self, m: Match, g: KnowledgeGraph, llm_aliases: list[str], owner: dict[str, str]
+    ) -> list[str]:
+        if not m.answer_is_entity:
+            return []
+        answer = g.label(m.answer)
+        out = list(g.aliases(m.answer))
+        if self.use_llm_aliases:
+            seen = {normalize(x) for x in [answer, *out]}
+            for a in llm_aliases:
+                key = normalize(a)
+                if not key or key in seen or len(key.split()) > MAX_ALIAS_WORDS:
+                    continue
+                if owner.get(key, m.answer) != m.answer:  # names a different entity
+                    continue
+                seen.add(key)
+                out.append(a)
+        return out
+
+    def _pick(
+        self,
+        m: Match,
+        g: KnowledgeGraph,
+        questions: list[str],
+        llm_aliases: list[str],
+        rid: str,
+        owner: dict[str, str],
+    ) -> str:
+        order = list(range(len(questions)))
+        random.Random(f"{self.seed}:{rid}").shuffle(order)
+        aliases = self._aliases(m, g, llm_aliases, owner)
+        problems = []
+        for k in order:
+            q = questions[k]
+            probe = make_record(m, g, q, rid, answer_aliases=aliases, extra=self._type_extra(m, g))
+            why = find_leak(probe, g) or _missing_mention(m, g, q)
+            if why is None:
+                return q
+            problems.append(f"question {k + 1}: {why}")
+        raise ParseError("no question is usable (" + "; ".join(problems) + ")")
