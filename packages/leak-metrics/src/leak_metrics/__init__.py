@@ -1,3 +1,57 @@
-"""Judges, Forget Quality, Recovery Rate, BBH utility, tables and plots for unlearning benchmarks."""
+"""Judges, Forget Quality, Recovery Rate, BBH utility, tables and plots for unlearning benchmarks.
+
+Core imports need only numpy and matplotlib; the OpenAI-compatible judge needs the ``llm`` extra and
+BBH scoring / local judges need the ``local`` extra (imported lazily).
+"""
+
+from leak_metrics.datatypes import JudgeItem, MetricValue, MultiResponseItem, Verdict
+from leak_metrics.errors import InputError, LeakMetricsError, MissingExtraError
+from leak_metrics.judges import (
+    AliasJudge,
+    Judge,
+    LLMJudge,
+    agreement,
+    available_judges,
+    get_judge,
+    judge_any,
+)
+from leak_metrics.metrics import (
+    accuracy,
+    forget_quality,
+    forget_quality_by_type,
+    recovery_rate,
+    recovery_rate_by_hop,
+    retain_accuracy,
+    robustness,
+    successfully_unlearned,
+    utility_ratio,
+)
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "AliasJudge",
+    "InputError",
+    "Judge",
+    "JudgeItem",
+    "LLMJudge",
+    "LeakMetricsError",
+    "MetricValue",
+    "MissingExtraError",
+    "MultiResponseItem",
+    "Verdict",
+    "__version__",
+    "accuracy",
+    "agreement",
+    "available_judges",
+    "forget_quality",
+    "forget_quality_by_type",
+    "get_judge",
+    "judge_any",
+    "recovery_rate",
+    "recovery_rate_by_hop",
+    "retain_accuracy",
+    "robustness",
+    "successfully_unlearned",
+    "utility_ratio",
+]

@@ -1,0 +1,334 @@
+"""LLM judge: asks a chat model for a JSON verdict, through an OpenAI-compatible endpoint or a
+local transformers model.
+
+Prompt (version ``PROMPT_VERSION``): a fixed system message and a user message holding the
+question, the gold answer with its accepted aliases, and the response; the model must answer with
+``{"verdict": "correct"|"incorrect", "reason": "..."}``. Decoding is greedy (temperature 0).
+
+Reliability rules: requests run in a thread pool of ``max_concurrency`` workers; a failed request
+(timeout, connection or HTTP error, reply that is not the JSON above) is retried ``max_retries``
+times with exponential backoff; after that the verdict is ``None`` (unjudged) with the last error as
+reason, never "incorrect". Decided verdicts are cached on disk keyed by sha256 of (judge model,
+prompt version, question, gold, aliases, response). The API key is held only by the client object:
+it is never part of ``repr``, ``describe()``, cache files, verdict reasons or log lines.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+from leak_metrics._optional import require
+from leak_metrics.datatypes import JudgeItem, Verdict
+from leak_metrics.judges.base import Judge
+from leak_metrics.judges.cache import VerdictCache, cache_key
+
+logger = logging.getLogger(__name__)
+
+PROMPT_VERSION = "leakres-judge-v1"
+
+SYSTEM_PROMPT = (
+    "You are a strict grader of short factual answers. Decide whether the RESPONSE states the "
+    "GOLD ANSWER to the QUESTION. Accept any surface form that refers to the same entity or value "
+    "as the gold answer or one of the accepted aliases (synonyms, abbreviations, translations, "
+    "more specific descriptions that clearly identify it). Reject responses that give a different "
+    "answer, hedge between several candidates, refuse, or do not answer. For yes/no questions the "
+    "response must commit to the gold polarity. Reply with JSON only, exactly: "
+    '{"verdict": "correct" or "incorrect", "reason": "<one short sentence>"}'
+)
+
+USER_TEMPLATE = (
+    "QUESTION: {question}\n"
+    "GOLD ANSWER: {answer}\n"
+    "ACCEPTED ALIASES: {aliases}\n"
+    "RESPONSE: {response}\n"
+    "Is the RESPONSE correct? Reply with the JSON object only."
+)
+
+
+def build_messages(item: JudgeItem) -> list[dict[str, str]]:
+    """The exact chat messages sent to the judge model for ``item``."""
+    aliases = "; ".join(item.aliases) if item.aliases else "(none)"
+    user = USER_TEMPLATE.format(
+        question=item.question, answer=item.answer, aliases=aliases, response=item.response
+    )
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+_JSON_OBJECT = re.compile(r"\{.*?\}", re.DOTALL)
+
+
+class JudgeReplyError(ValueError):
+    """The judge model answered, but not with the required JSON object."""
+
+
+def parse_reply(text: str) -> tuple[bool, str]:
+    """Parse the judge reply into ``(correct, reason)``; tolerant of code fences and prose around
+    the object, strict about the ``verdict`` value."""
+    for match in _JSON_OBJECT.finditer(text):
+        try:
+            data = json.loads(match.group(0))
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        verdict = str(data.get("verdict", "")).strip().lower()
+        if verdict in ("correct", "incorrect"):
+            return verdict == "correct", str(data.get("reason", ""))
+    snippet = text.strip().replace("\n", " ")[:80]
+    raise JudgeReplyError(f"reply is not a JSON verdict: {snippet!r}")
+
+
+@dataclass
+class Usage:
+    """Counters kept by an LLM judge (thread-safe updates through ``LLMJudge``)."""
+
+    requests: int = 0
+    failed_requests: int = 0
+    cache_hits: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    unjudged: int = 0
+
+
+class ChatBackend(Protocol):
+    """Something that turns chat messages into a reply text plus token usage."""
+
+    model_name: str
+
+    def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]: ...
+
+    def describe(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class OpenAIBackendConfig:
+    """Settings of an OpenAI-compatible endpoint (the API key is passed separately, never here).
+
+    model: judge model name sent to the endpoint. base_url: None = the openai client default
+    (``OPENAI_BASE_URL`` or api.openai.com). timeout_s: per-request timeout. max_tokens: reply cap.
+    """
+
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    timeout_s: float = 60.0
+    max_tokens: int = 200
+
+
+class OpenAIChatBackend:
+    """Chat completions through the ``openai`` client (extra ``llm``), temperature 0."""
+
+    def __init__(self, config: OpenAIBackendConfig, api_key: str | None = None) -> None:
+        openai = require("openai", "llm", "the LLM judge over an OpenAI-compatible endpoint")
+        key = api_key or os.environ.get("LEAK_METRICS_API_KEY") or os.environ.get("OPENAI_API_KEY")
+        if not key:
+            # Local servers (vLLM, llama.cpp) usually accept any key; the client insists on one.
+            key = "not-needed"
+        self.config = config
+        self.model_name = config.model
+        # Retries are ours (with backoff and an unjudged fallback), so the client's are off.
+        self._client = openai.OpenAI(
+            api_key=key, base_url=config.base_url, timeout=config.timeout_s, max_retries=0
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatBackend(model={self.config.model!r}, base_url={self.config.base_url!r})"
+
+    def describe(self) -> dict[str, Any]:
+        return {"backend": "openai", **asdict(self.config)}
+
+    def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
+        reply = self._client.chat.completions.create(
+            model=self.config.model,
+            messages=messages,  # type: ignore[arg-type]
+            temperature=0,
+            max_tokens=self.config.max_tokens,
+        )
+        usage = {"prompt_tokens": 0, "completion_tokens": 0}
+        if reply.usage is not None:
+            usage = {
+                "prompt_tokens": int(reply.usage.prompt_tokens or 0),
+                "completion_tokens": int(reply.usage.completion_tokens or 0),
+            }
+        text = (reply.choices[0].message.content or "") if reply.choices else ""
+        return text, usage
+
+
+class TransformersChatBackend:
+    """A local chat model (extra ``local``), greedy decoding; one request at a time because the
+    model is not thread-safe, so ``LLMJudge`` serialises calls through a lock."""
+
+    def __init__(self, model: Any, tokenizer: Any, *, max_new_tokens: int = 96) -> None:
+        require("torch", "local", "the local LLM judge")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.max_new_tokens = max_new_tokens
+        self.model_name = str(getattr(model.config, "_name_or_path", "") or type(model).__name__)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"TransformersChatBackend(model={self.model_name!r})"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "backend": "transformers",
+            "model": self.model_name,
+            "max_new_tokens": self.max_new_tokens,
+        }
+
+    def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
+        import torch
+
+        if getattr(self.tokenizer, "chat_template", None):
+            prompt = self.tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, tokenize=False
+            )
+        else:
+            prompt = "\n\n".join(m["content"] for m in messages) + "\n"
+        with self._lock, torch.no_grad():
+            encoded = self.tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
+            output = self.model.generate(
+                **encoded,
+                do_sample=False,
+                max_new_tokens=self.max_new_tokens,
+                pad_token_id=self.tokenizer.pad_token_id or self.tokenizer.eos_token_id,
+            )
+        new_tokens = output[0, encoded["input_ids"].shape[1] :]
+        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
+        usage = {
+            "prompt_tokens": int(encoded["input_ids"].shape[1]),
+            "completion_tokens": int(new_tokens.shape[0]),
+        }
+        return text, usage
+
+
+@dataclass(frozen=True)
+class LLMJudgeConfig:
+    """Reliability settings of the LLM judge.
+
+    max_concurrency: parallel requests (thread pool size). max_retries: extra attempts after a
+    failed request. backoff_s: first retry delay, doubled per attempt. cache_dir: verdict cache
+    directory (None disables caching).
+    """
+
+    max_concurrency: int = 8
+    max_retries: int = 3
+    backoff_s: float = 1.0
+    cache_dir: str | None = None
+
+
+class LLMJudge(Judge):
+    """Judge by asking a chat model; see the module docstring for prompt and reliability rules."""
+
+    name = "llm"
+
+    def __init__(self, backend: ChatBackend, config: LLMJudgeConfig | None = None) -> None:
+        self.backend = backend
+        self.config = config or LLMJudgeConfig()
+        self.cache = VerdictCache(self.config.cache_dir) if self.config.cache_dir else None
+        self.usage = Usage()
+        self._usage_lock = threading.Lock()
+
+    @classmethod
+    def from_openai(
+        cls,
+        model: str = OpenAIBackendConfig.model,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout_s: float = OpenAIBackendConfig.timeout_s,
+        max_tokens: int = OpenAIBackendConfig.max_tokens,
+        **config: Any,
+    ) -> LLMJudge:
+        backend_config = OpenAIBackendConfig(model, base_url, timeout_s, max_tokens)
+        return cls(OpenAIChatBackend(backend_config, api_key), LLMJudgeConfig(**config))
+
+    @classmethod
+    def from_transformers(
+        cls, model: Any, tokenizer: Any, *, max_new_tokens: int = 96, **config: Any
+    ) -> LLMJudge:
+        backend = TransformersChatBackend(model, tokenizer, max_new_tokens=max_new_tokens)
+        return cls(backend, LLMJudgeConfig(**config))
+
+    def __repr__(self) -> str:
+        return f"LLMJudge(backend={self.backend!r}, config={self.config})"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "prompt_version": PROMPT_VERSION,
+            **self.backend.describe(),
+            **asdict(self.config),
+            "usage": asdict(self.usage),
+        }
+
+    def _count(self, **deltas: int) -> None:
+        with self._usage_lock:
+            for key, delta in deltas.items():
+                setattr(self.usage, key, getattr(self.usage, key) + delta)
+
+    def _key(self, item: JudgeItem) -> str:
+        return cache_key(
+            self.backend.model_name,
+            PROMPT_VERSION,
+            item.question,
+            item.answer,
+            item.aliases,
+            item.response,
+        )
+
+    def _judge_one(self, item: JudgeItem) -> Verdict:
+        key = self._key(item)
+        if self.cache is not None:
+            cached = self.cache.get(key)
+            if cached is not None:
+                self._count(cache_hits=1)
+                correct = cached["verdict"] == "correct"
+                return Verdict(correct, cached["reason"], self.name, item.id)
+
+        messages = build_messages(item)
+        last_error = "no attempt made"
+        for attempt in range(self.config.max_retries + 1):
+            if attempt:
+                time.sleep(self.config.backoff_s * 2 ** (attempt - 1))
+            self._count(requests=1)
+            try:
+                text, usage = self.backend.complete(messages)
+                self._count(**usage)
+                correct, reason = parse_reply(text)
+            except Exception as exc:  # any transport or parse failure is retried, then unjudged
+                self._count(failed_requests=1)
+                # Only the exception type and message: never request headers (API key).
+                last_error = f"{type(exc).__name__}: {exc}"[:200]
+                logger.warning(
+                    "judge request for item %s failed (attempt %d/%d): %s",
+                    item.id,
+                    attempt + 1,
+                    self.config.max_retries + 1,
+                    last_error,
+                )
+                continue
+            if self.cache is not None:
+                verdict_text = "correct" if correct else "incorrect"
+                self.cache.put(key, {"verdict": verdict_text, "reason": reason})
+            return Verdict(correct, reason, self.name, item.id)
+        self._count(unjudged=1)
+        attempts = self.config.max_retries + 1
+        return Verdict(
+            None, f"unjudged after {attempts} attempts: {last_error}", self.name, item.id
+        )
+
+    def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
+        if not items:
+            return []
+        workers = max(1, min(self.config.max_concurrency, len(items)))
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="llm-judge") as pool:
+            return list(pool.map(self._judge_one, items))
