@@ -1,0 +1,155 @@
+"""The "ideal triangle" radar (Forget Quality, Robustness, Utility) and an FQ heatmap.
+
+Input rows for :func:`ideal_triangle_plots`: ``{"model", "dataset", "method", "forget_quality",
+"robustness", "utility"}`` with each metric a ``MetricValue`` or its dict. One radar per (model,
+dataset), one polygon per method; an undefined vertex is drawn at the centre with a hollow marker
+and the legend names the undefined axis. Files are written as PNG and SVG with the Agg backend.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: never needs a display
+import matplotlib.pyplot as plt
+import numpy as np
+
+from leak_metrics.datatypes import MetricValue
+from leak_metrics.report.tables import TYPE_ORDER, _ordered
+
+AXES = (("forget_quality", "Forget Quality"), ("robustness", "Robustness"), ("utility", "Utility"))
+FORMATS = ("png", "svg")
+
+
+def _as_metric(value: Any, where: str) -> MetricValue:
+    if isinstance(value, MetricValue):
+        return value
+    if isinstance(value, Mapping):
+        return MetricValue.from_dict(value)
+    raise ValueError(f"{where}: expected a MetricValue or its dict, got {value!r}")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "plot"
+
+
+def _save(fig: Any, stem: Path) -> list[Path]:
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in FORMATS:
+        path = stem.with_suffix(f".{fmt}")
+        fig.savefig(path, format=fmt, dpi=150, bbox_inches="tight")
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def radar_chart(
+    methods: Mapping[str, Mapping[str, Any]], title: str, out_stem: str | os.PathLike[str]
+) -> list[Path]:
+    """One radar: ``methods[name] = {"forget_quality", "robustness", "utility"}`` (metrics).
+
+    The radial axis spans [min(0, lowest value), 1] so negative FQ stays visible.
+    """
+    angles = [2 * math.pi * i / len(AXES) for i in range(len(AXES))]
+    fig, ax = plt.subplots(figsize=(5.5, 5.5), subplot_kw={"projection": "polar"})
+    ax.set_theta_offset(math.pi / 2)  # Forget Quality on top
+    metrics_by_method = {
+        method: {key: _as_metric(values.get(key), f"method '{method}', '{key}'") for key, _ in AXES}
+        for method, values in methods.items()
+    }
+    defined = [
+        float(m.value)
+        for per_axis in metrics_by_method.values()
+        for m in per_axis.values()
+        if m.value is not None
+    ]
+    centre = min(0.0, math.floor(min(defined, default=0.0) * 10) / 10)
+    for index, (method, per_axis) in enumerate(metrics_by_method.items()):
+        color = plt.cm.tab10(index % 10)
+        values = [
+            float(per_axis[key].value) if per_axis[key].value is not None else centre
+            for key, _ in AXES
+        ]
+        missing = [label for key, label in AXES if per_axis[key].value is None]
+        closed_angles = [*angles, angles[0]]
+        closed_values = [*values, values[0]]
+        label = method + (f" (n/a: {', '.join(missing)})" if missing else "")
+        ax.plot(closed_angles, closed_values, color=color, linewidth=2, label=label)
+        ax.fill(closed_angles, closed_values, color=color, alpha=0.12)
+        for angle, value, (_, axis_label) in zip(angles, values, AXES, strict=True):
+            hollow = axis_label in missing
+            ax.plot(
+                angle,
+                value,
+                "o",
+                color=color,
+                markerfacecolor="white" if hollow else color,
+                markersize=6,
+            )
+    ax.set_xticks(angles)
+    ax.set_xticklabels([label for _, label in AXES], fontsize=11)
+    ax.set_ylim(centre, 1.0)
+    ax.set_rlabel_position(60)  # radial labels between two axes, clear of the axis names
+    ax.set_title(title, fontsize=12, pad=18)
+    ax.legend(loc="upper right", bbox_to_anchor=(1.35, 1.12), fontsize=9)
+    return _save(fig, Path(out_stem))
+
+
+def ideal_triangle_plots(
+    rows: Sequence[Mapping[str, Any]], out_dir: str | os.PathLike[str]
+) -> list[Path]:
+    """One radar per (model, dataset) under ``out_dir``; returns every written file."""
+    groups: dict[tuple[str, str], dict[str, Mapping[str, Any]]] = {}
+    for index, row in enumerate(rows):
+        for field in ("model", "dataset", "method", *(k for k, _ in AXES)):
+            if field not in row:
+                raise ValueError(f"row {index}: missing field '{field}'")
+        groups.setdefault((str(row["model"]), str(row["dataset"])), {})[str(row["method"])] = row
+    written: list[Path] = []
+    for (model, dataset), methods in groups.items():
+        stem = Path(out_dir) / f"triangle_{_slug(model)}_{_slug(dataset)}"
+        written += radar_chart(methods, f"{model} / {dataset}", stem)
+    return written
+
+
+def forget_quality_heatmap(
+    rows: Sequence[Mapping[str, Any]],
+    out_stem: str | os.PathLike[str],
+    *,
+    title: str = "Forget Quality",
+    type_order: Sequence[str] = TYPE_ORDER,
+) -> list[Path]:
+    """Method x question-type heatmap of FQ (``{"method", "type", "metric"}`` rows of one model);
+    undefined cells are grey and labelled ``n/a``."""
+    cells: dict[tuple[str, str], MetricValue] = {}
+    for index, row in enumerate(rows):
+        cells[(str(row["method"]), str(row["type"]))] = _as_metric(
+            row.get("metric"), f"row {index}"
+        )
+    methods = list(dict.fromkeys(m for m, _ in cells))
+    types = _ordered((t for _, t in cells), type_order)
+    grid = np.full((len(methods), len(types)), np.nan)
+    for (method, qtype), metric in cells.items():
+        if metric.value is not None:
+            grid[methods.index(method), types.index(qtype)] = metric.value
+    fig, ax = plt.subplots(figsize=(1.0 + 0.9 * len(types), 1.0 + 0.5 * len(methods)))
+    cmap = matplotlib.colormaps["RdYlGn"].copy()
+    cmap.set_bad("#cccccc")
+    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-0.5, vmax=1.0, aspect="auto")
+    for i in range(len(methods)):
+        for j in range(len(types)):
+            text = "n/a" if np.isnan(grid[i, j]) else f"{grid[i, j] * 100:.1f}"
+            ax.text(j, i, text, ha="center", va="center", fontsize=9)
+    ax.set_xticks(range(len(types)), types)
+    ax.set_yticks(range(len(methods)), methods)
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, label="FQ (1 = fully forgotten)")
+    return _save(fig, Path(out_stem))
