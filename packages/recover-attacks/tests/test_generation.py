@@ -34,3 +34,25 @@ def test_select_successfully_unlearned():
     base = {"a": True, "b": True, "c": False, "d": True}
     unl = {"a": False, "b": True, "c": False, "d": False}
     assert select_successfully_unlearned(base, unl) == ["a", "d"]
+
+
+def test_generate_without_chat_template_uses_fallback(model, tokenizer):
+    import copy
+
+    tok = copy.deepcopy(tokenizer)
+    tok.chat_template = None
+    seen = []
+    original = type(model).generate
+
+    def spy(self, *args, **kwargs):
+        seen.append(kwargs["input_ids"][0].tolist())
+        return original(self, *args, **kwargs)
+
+    type(model).generate = spy
+    try:
+        out = generate(model, tok, [{"id": "x", "question": "who is ada ?"}], max_new_tokens=3)
+    finally:
+        type(model).generate = original
+    assert len(out) == 1 and len(out[0]) == 1
+    # the fallback prompt, tokenized with the tokenizer's own special tokens
+    assert seen[0] == tok("Question: who is ada ?\nAnswer:", add_special_tokens=True)["input_ids"]

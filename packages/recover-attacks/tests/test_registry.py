@@ -32,3 +32,32 @@ def test_config_type_checked():
 def test_overrides_recorded():
     attack = get_attack("focus_on_key", top_k=2, repeats=3)
     assert attack.settings()["top_k"] == 2 and attack.settings()["repeats"] == 3
+
+
+def test_plugin_attack_from_entry_point(monkeypatch, model, tokenizer, questions):
+    import dataclasses
+    from importlib.metadata import EntryPoint
+
+    import recover_attacks.registry as registry
+    from recover_attacks import Attack, AttackConfig
+
+    @dataclasses.dataclass
+    class EchoConfig(AttackConfig):
+        suffix: str = "!"
+
+    class EchoAttack(Attack):
+        name = "echo"
+        config_cls = EchoConfig
+
+        def _run(self, model, tokenizer, questions, **_):
+            return self._results(
+                questions, [[q["question"] + self.config.suffix] for q in questions]
+            )
+
+    monkeypatch.setitem(globals(), "EchoAttack", EchoAttack)
+    ep = EntryPoint(name="echo", value=f"{__name__}:EchoAttack", group=registry.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [ep] if group == ep.group else [])
+    assert "echo" in list_attacks()
+    out = get_attack("echo", suffix="?!").run(model, tokenizer, questions[:1])
+    assert out[0].responses == [questions[0]["question"] + "?!"]
+    assert out[0].settings == {"suffix": "?!"}
