@@ -2,14 +2,13 @@
 
 The endpoint is :class:`kg_qgen.llm.testing.ScriptedChatServer`, a stdlib ``http.server`` started
 by each test on 127.0.0.1: a scripted stand-in for a real endpoint, reached through the real
-``openai`` client. The "echo" script below writes questions from the instructions in each prompt,
+``openai`` client. The "echo" script (``echo_generation_reply``) writes questions from the instructions in each prompt,
 so what the generator keeps depends on what its prompts actually say.
 """
 
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 from kg_qgen.generate.registry import get_generator
@@ -19,6 +18,7 @@ from kg_qgen.llm.jsonparse import ParseError, extract_json
 from kg_qgen.llm.openai_backend import OpenAIBackend
 from kg_qgen.llm.prompts import PROMPT_VERSION, TYPE_TASKS, generation_prompt
 from kg_qgen.llm.testing import Reply, ScriptedChatServer
+from kg_qgen.llm.testing import echo_generation_reply as echo
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
@@ -39,45 +39,6 @@ def matches(graph):
 
 def _user(body: dict) -> str:
     return next(m["content"] for m in body["messages"] if m["role"] == "user")
-
-
-def echo_question(prompt: str) -> str:
-    """A well-formed question written from the prompt's own instructions."""
-    task = prompt.splitlines()[0]
-    if "Leibniz" in task:
-        alias = re.search(r'naming the subject only as "(.+?)"', prompt).group(1)
-        rel = re.search(r"asks for the (.+?) of ", prompt).group(1)
-        return f"What is the {rel} of {alias}?"
-    if "conjunction" in task:
-        a, b, rel = re.search(
-            r"names both (.+?) and (.+?) and asks for the (.+?) they", prompt
-        ).groups()
-        return f"Which {rel} do {a} and {b} have in common?"
-    if "disjunctive" in task:
-        options = re.search(r"Options, in this order: (.+?)\.\n", prompt).group(1)
-        rel, subj = re.search(r"says the (.+?) of (.+?) is one of the options", prompt).groups()
-        m = re.search(r'only as "(.+?)"', prompt) or re.search(r'rule out "(.+?)"', prompt)
-        return f"The {rel} of {subj} is one of {options}. It is not {m.group(1)}. Which one is it?"
-    if "modus tollens" in task:
-        cond, ask = re.search(
-            r'the conditional "(.+?)", then asks (.+?)\. The reader', prompt
-        ).groups()
-        return f"Suppose that {cond}. Judging by what is true, {ask}?"
-    if "modus ponens" in task:
-        rule = re.search(r"General rule: (.+)\n", prompt).group(1)
-        subj, r1 = re.search(r"says that (.+?) has a certain (.+?) without", prompt).groups()
-        r2 = re.search(r"i\.e\. the (.+?) of the ", prompt).group(1)
-        return f"{rule} {subj} has a certain {r1}. Which {r2} follows for {subj}?"
-    if "hidden" in task:
-        r2, r1, s = re.search(r"asks for the (.+?) of the (.+?) of (.+?)\. Refer", prompt).groups()
-        return f"What is the {r2} of the {r1} of {s}?"
-    rel, subj = re.search(r"asks for the (.+?) of (.+?)\. The answer", prompt).groups()
-    return f"What is the {rel} of {subj}?"
-
-
-def echo(body: dict, n: int) -> Reply:
-    q = echo_question(_user(body))
-    return Reply(content=json.dumps({"questions": [q, q + " ", q], "answer_aliases": []}))
 
 
 def make_backend(server: ScriptedChatServer, **kw) -> OpenAIBackend:

@@ -132,6 +132,12 @@ class LLMQuestionGenerator:
     name: str = "llm"
     rejects: list[Reject] = field(default_factory=list, init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        if self.n_paraphrases < 1:
+            raise ValueError(f"n_paraphrases must be >= 1, got {self.n_paraphrases}")
+        if self.max_parse_retries < 0:
+            raise ValueError(f"max_parse_retries must be >= 0, got {self.max_parse_retries}")
+
     def settings(self) -> dict[str, Any]:
         """Hyperparameters (and backend settings, credential-free) for manifests."""
         inner = getattr(self.backend, "settings", None)

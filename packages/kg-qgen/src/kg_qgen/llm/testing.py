@@ -8,11 +8,16 @@ retries, timeouts, caching and concurrency of the real ``openai`` client without
 
     with ScriptedChatServer(responder) as server:
         backend = OpenAIBackend(server.base_url, "scripted")
+
+:func:`echo_generation_reply` is a ready responder for generation prompts: it writes a
+well-formed question from the instructions in the prompt itself (so what a generator keeps
+depends on what its prompts actually say).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +25,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["Reply", "ScriptedChatServer"]
+__all__ = ["Reply", "ScriptedChatServer", "echo_generation_reply", "echo_question"]
 
 
 @dataclass
@@ -121,3 +126,44 @@ class ScriptedChatServer:
                 self.wfile.write(data)
 
         return Handler
+
+
+def echo_question(prompt: str) -> str:
+    """A well-formed question written from the prompt's own instructions."""
+    task = prompt.splitlines()[0]
+    if "Leibniz" in task:
+        alias = re.search(r'naming the subject only as "(.+?)"', prompt).group(1)
+        rel = re.search(r"asks for the (.+?) of ", prompt).group(1)
+        return f"What is the {rel} of {alias}?"
+    if "conjunction" in task:
+        a, b, rel = re.search(
+            r"names both (.+?) and (.+?) and asks for the (.+?) they", prompt
+        ).groups()
+        return f"Which {rel} do {a} and {b} have in common?"
+    if "disjunctive" in task:
+        options = re.search(r"Options, in this order: (.+?)\.\n", prompt).group(1)
+        rel, subj = re.search(r"says the (.+?) of (.+?) is one of the options", prompt).groups()
+        m = re.search(r'only as "(.+?)"', prompt) or re.search(r'rule out "(.+?)"', prompt)
+        return f"The {rel} of {subj} is one of {options}. It is not {m.group(1)}. Which one is it?"
+    if "modus tollens" in task:
+        cond, ask = re.search(
+            r'the conditional "(.+?)", then asks (.+?)\. The reader', prompt
+        ).groups()
+        return f"Suppose that {cond}. Judging by what is true, {ask}?"
+    if "modus ponens" in task:
+        rule = re.search(r"General rule: (.+)\n", prompt).group(1)
+        subj, r1 = re.search(r"says that (.+?) has a certain (.+?) without", prompt).groups()
+        r2 = re.search(r"i\.e\. the (.+?) of the ", prompt).group(1)
+        return f"{rule} {subj} has a certain {r1}. Which {r2} follows for {subj}?"
+    if "hidden" in task:
+        r2, r1, s = re.search(r"asks for the (.+?) of the (.+?) of (.+?)\. Refer", prompt).groups()
+        return f"What is the {r2} of the {r1} of {s}?"
+    rel, subj = re.search(r"asks for the (.+?) of (.+?)\. The answer", prompt).groups()
+    return f"What is the {rel} of {subj}?"
+
+
+def echo_generation_reply(body: dict, n: int = 0) -> Reply:
+    """A generation reply whose questions are written from the prompt's own instructions."""
+    user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    q = echo_question(user)
+    return Reply(content=json.dumps({"questions": [q, q + " ", q], "answer_aliases": []}))

@@ -173,6 +173,8 @@ class TextExtraction:
     dropped: list[tuple[tuple[str, str, str], str]] = field(default_factory=list)
     failed_chunks: list[tuple[int, str]] = field(default_factory=list)
     n_chunks: int = 0
+    # entity slug -> every surface form seen for it (first = label), duplicates included
+    surface_forms: dict[str, list[str]] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -212,6 +214,10 @@ def extract_triples(
             if triple is None:
                 report.dropped.append(((s, r, o), why or "dropped"))
                 continue
+            for form in (triple[0], triple[2]):
+                forms = report.surface_forms.setdefault(slugify(form), [])
+                if form not in forms:
+                    forms.append(form)
             key = (normalize(triple[0]), triple[1], normalize(triple[2]))
             if key in seen:
                 report.dropped.append((triple, "duplicate"))
@@ -264,7 +270,8 @@ def load_text(
         rel_id = slugify(r)
         kg.add_relation(rel_id, r)
         for label in (s, o):
-            kg.add_entity(slugify(label), label, [label])  # a variant of a known slug -> alias
+            forms = report.surface_forms.get(slugify(label), [label])
+            kg.add_entity(slugify(label), forms[0], forms[1:])  # other spellings -> aliases
         kg.add_fact(slugify(s), rel_id, slugify(o), source=f"text:{path.name}#chunk{k}")
     kg.extraction_report = report.summary()  # type: ignore[attr-defined]
     return kg

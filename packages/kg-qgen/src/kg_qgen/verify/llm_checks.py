@@ -7,8 +7,9 @@ graph) -> list[Reject]``) and run after the deterministic checks.
   steps ``{"subject", "relation", "answer"}``. Every premise of the record must be recovered by
   some step: subject and answer match the premise's subject and object (normalised whole-phrase
   matching against the label and every alias, see :mod:`kg_qgen.textnorm`), and the relation
-  matches (one label contains the other, or they share a content word up to a 5-letter prefix,
-  so "birthplace" matches "place of birth"). Otherwise the record is discarded.
+  matches (:func:`relation_matches`: every content word of the shorter label matches one of the
+  other, so "birthplace" matches "place of birth" but "place of death" does not). Otherwise the
+  record is discarded.
 * :class:`UniquenessCheck` (``llm_uniqueness``): the LLM judges whether the question has exactly
   one valid answer; ``"unique": false`` discards the record with the model's reason.
 
@@ -75,23 +76,53 @@ def parse_uniqueness(text: str) -> tuple[bool, str]:
     return value, str(reason) if reason is not None else ""
 
 
+# A few everyday words for relation labels (relation labels are Wikidata-style nouns).
+_SYNONYMS = {
+    "nationality": "citizenship",
+    "citizen": "citizenship",
+    "born": "birth",
+    "birthplace": "birth",
+    "died": "death",
+    "wrote": "author",
+    "written": "author",
+    "writer": "author",
+    "founder": "founded",
+    "hq": "headquarters",
+    "based": "headquarters",
+    "located": "location",
+}
+
+
 def _content(words: str) -> list[str]:
-    return [w for w in normalize(words).split() if w not in _STOP]
+    return [_SYNONYMS.get(w, w) for w in normalize(words).split() if w not in _STOP]
+
+
+def _word_matches(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if min(len(a), len(b)) >= 4 and (a in b or b in a):  # "birth" / "birthplace"
+        return True
+    return min(len(a), len(b)) >= 5 and a[:5] == b[:5]  # "citizen" / "citizenship"
 
 
 def relation_matches(gold: str, predicted: str) -> bool:
-    """Lenient relation comparison (see the module docstring)."""
-    g, p = normalize(gold), normalize(predicted)
+    """Lenient relation comparison (see the module docstring).
+
+    Every content word of the side with fewer content words must match a word of the other side
+    (equal, one containing the other, or a shared 5-letter prefix, after a small synonym map), so
+    "citizenship" matches "country of citizenship" but "place of death" does not match
+    "place of birth".
+    """
+    g, p = _content(gold), _content(predicted)
     if not g or not p:
         return False
-    if contains_phrase(g, p) or contains_phrase(p, g):
-        return True
-    for a in _content(gold):
-        for b in _content(predicted):
-            n = min(5, len(a), len(b))
-            if a[:n] == b[:n] and (n == 5 or a == b):
-                return True
-    return False
+    short, long = (g, p) if len(g) <= len(p) else (p, g)
+    return all(any(_word_matches(a, b) for b in long) for a in short)
+
+
+def _check_on_failure(value: str) -> None:
+    if value not in ("reject", "keep"):
+        raise ValueError(f"on_failure must be 'reject' or 'keep', got {value!r}")
 
 
 def _entity_matches(forms: Sequence[str], predicted: str) -> bool:
@@ -126,6 +157,9 @@ class DecompositionCheck:
     max_tokens: int = 384
     on_failure: str = "reject"
     name: str = "llm_decomposition"
+
+    def __post_init__(self) -> None:
+        _check_on_failure(self.on_failure)
 
     def __call__(self, records: Sequence[dict], graph: KnowledgeGraph) -> list[Reject]:
         answers = ask_json(
@@ -176,6 +210,9 @@ class UniquenessCheck:
     on_failure: str = "reject"
     name: str = "llm_uniqueness"
 
+    def __post_init__(self) -> None:
+        _check_on_failure(self.on_failure)
+
     def __call__(self, records: Sequence[dict], graph: KnowledgeGraph) -> list[Reject]:
         answers = ask_json(
             self.backend,
@@ -198,8 +235,6 @@ class UniquenessCheck:
 
 def llm_checks(backend: LLMBackend, on_failure: str = "reject") -> list[Check]:
     """Both LLM checks, decomposition first, sharing one backend."""
-    if on_failure not in ("reject", "keep"):
-        raise ValueError(f"on_failure must be 'reject' or 'keep', got {on_failure!r}")
     return [
         DecompositionCheck(backend, on_failure=on_failure),
         UniquenessCheck(backend, on_failure=on_failure),

@@ -1,0 +1,100 @@
+"""``kg-qgen build`` with the ``--llm-*`` options, against a scripted OpenAI-compatible endpoint.
+
+The endpoint is :class:`kg_qgen.llm.testing.ScriptedChatServer` (stdlib ``http.server`` on
+127.0.0.1, started by the test): a scripted stand-in for a real endpoint. Generation replies are
+written from each prompt's instructions; decomposition replies look the facts up in the graph.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from click.testing import CliRunner
+from kg_qgen.cli import cli
+from kg_qgen.llm.testing import Reply, ScriptedChatServer, echo_generation_reply
+from kg_qgen.sources.builtin import load_builtin
+
+
+def _decompose(question: str, graph) -> dict:
+    """Steps for the echo questions "What is the r of s?" / "What is the r2 of the r1 of s?"."""
+    ids = {graph.label(e.id): e.id for e in graph.entities()}
+    rels = {label: rid for rid, label in graph.relations.items()}
+    m = re.match(r"What is the (.+?) of the (.+?) of (.+)\?$", question)
+    chain = [(m.group(2), m.group(3)), (m.group(1), None)] if m else None
+    if chain is None:
+        m = re.match(r"What is the (.+?) of (.+)\?$", question)
+        chain = [(m.group(1), m.group(2))]
+    steps, subject = [], None
+    for rel_label, subj_label in chain:
+        subject = ids[subj_label] if subj_label else subject
+        obj = next(
+            f.object
+            for f in graph.facts()
+            if f.subject == subject and f.relation == rels[rel_label]
+        )
+        steps.append(
+            {"subject": graph.label(subject), "relation": rel_label, "answer": graph.label(obj)}
+        )
+        subject = obj
+    return {"steps": steps}
+
+
+def test_build_with_llm_generation_and_verification(tmp_path, monkeypatch) -> None:
+    graph = load_builtin()
+    monkeypatch.setenv("KG_QGEN_LLM_API_KEY", "sk-cli-secret-000")
+
+    def script(body: dict, n: int) -> Reply:
+        user = body["messages"][-1]["content"]
+        if user.startswith("Decompose"):
+            question = user.split("Question: ")[1]
+            return Reply(content=json.dumps(_decompose(question, graph)))
+        if user.startswith("Does the question"):
+            return Reply(content='{"unique": true, "reason": "one fact"}')
+        return echo_generation_reply(body, n)
+
+    out = tmp_path / "out"
+    with ScriptedChatServer(script) as server:
+        args = [
+            "build",
+            "--source",
+            "builtin",
+            "--types",
+            "SH,HS",
+            "--per-type",
+            "3",
+            "--out",
+            str(out),
+            "--llm-backend",
+            "openai",
+            "--llm-base-url",
+            server.base_url,
+            "--llm-model",
+            "scripted",
+            "--llm-cache-dir",
+            str(tmp_path / "cache"),
+            "--llm-generate",
+            "--llm-verify",
+        ]
+        result = CliRunner().invoke(cli, args, catch_exceptions=False)
+        bodies = [r["body"]["messages"][-1]["content"] for r in server.requests]
+    assert result.exit_code == 0, result.output
+    questions = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines()]
+    assert [q["type"] for q in questions] == ["SH"] * 3 + ["HS"] * 3
+    assert all(q["generator"] == "llm" for q in questions)
+    manifest = json.loads((out / "manifest.json").read_text())
+    text = json.dumps(manifest)
+    assert "llm_decomposition" in text and "llm_uniqueness" in text
+    assert "sk-cli-secret-000" not in text
+    kinds = {b.split("\n")[0][:20] for b in bodies}
+    assert any(k.startswith("Task: a single-hop") for k in kinds)
+    assert any(k.startswith("Decompose") for k in kinds)
+    assert any(k.startswith("Does the question") for k in kinds)
+
+
+def test_llm_flags_without_a_backend_are_a_usage_error(tmp_path) -> None:
+    result = CliRunner().invoke(
+        cli, ["build", "--source", "builtin", "--out", str(tmp_path / "o"), "--llm-generate"]
+    )
+    assert result.exit_code == 2
+    assert "need --llm-backend and --llm-model" in result.output
