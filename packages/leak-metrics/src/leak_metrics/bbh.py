@@ -301,13 +301,18 @@ def generate_batched(
 
     prefix_ids: list[int] = []
     prefix_cache: Any = None
+    cache_kwarg = "cache"
     if shared_prefix:
         prefix_ids = _encode(tokenizer, shared_prefix)
         with torch.no_grad():
             prefix_out = model(
                 input_ids=torch.tensor([prefix_ids], device=model.device), use_cache=True
             )
-        prefix_cache = prefix_out.past_key_values
+        # transformers >= 5.x names the KV cache `cache` (`past_key_values` is deprecated).
+        cache_kwarg = (
+            "cache" if getattr(prefix_out, "cache", None) is not None else "past_key_values"
+        )
+        prefix_cache = getattr(prefix_out, cache_kwarg)
     n_prefix = len(prefix_ids)
 
     def uses_prefix(ids: list[int]) -> bool:
@@ -339,7 +344,7 @@ def generate_batched(
         if cached:
             cache = copy.deepcopy(prefix_cache)
             cache.batch_repeat_interleave(len(batch))
-            kwargs["past_key_values"] = cache
+            kwargs[cache_kwarg] = cache
         input_ids = torch.tensor(rows, device=model.device)
         with torch.no_grad():
             generated = model.generate(

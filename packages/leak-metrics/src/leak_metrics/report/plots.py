@@ -141,8 +141,7 @@ def forget_quality_heatmap(
         if metric.value is not None:
             grid[methods.index(method), types.index(qtype)] = metric.value
     fig, ax = plt.subplots(figsize=(1.0 + 0.9 * len(types), 1.0 + 0.5 * len(methods)))
-    cmap = matplotlib.colormaps["RdYlGn"].copy()
-    cmap.set_bad("#cccccc")
+    cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#cccccc")
     image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-0.5, vmax=1.0, aspect="auto")
     for i in range(len(methods)):
         for j in range(len(types)):

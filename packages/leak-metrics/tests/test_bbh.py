@@ -1,0 +1,172 @@
+"""BBH: data loading, prompt building, answer extraction, cached generation, and a real
+SmolLM2-135M-Instruct run on a 3-task subset."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+import torch
+from leak_metrics.bbh import (
+    BBH_TASKS,
+    build_prompt,
+    direct_prompt,
+    evaluate_bbh,
+    extract_answer,
+    few_shot_prefix,
+    generate_batched,
+    is_correct,
+    load_bbh_task,
+    load_model,
+    normalize_answer,
+    select_examples,
+)
+from leak_metrics.metrics import utility_ratio
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """On a CPU shared by several jobs, a second intra-op thread mostly spins: one thread is
+    ~10x faster there. Restored afterwards so other test modules keep their setting."""
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
+def test_all_27_tasks_load_from_local_copy(bbh_dir: Path) -> None:
+    assert len(BBH_TASKS) == 27
+    total = 0
+    for name in BBH_TASKS:
+        task = load_bbh_task(name, data_dir=bbh_dir, source="local")
+        assert "canary" not in task.cot_prompt.lower()
+        assert task.cot_prompt.count("\n\nQ: ") == 3
+        total += len(task.examples)
+    assert total == 6511  # count stated in the data's SOURCE.md
+
+
+def test_local_source_fails_clearly_without_data(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="LEAKRES_DATA_DIR"):
+        load_bbh_task("navigate", data_dir=tmp_path, source="local")
+    with pytest.raises(ValueError, match="did you mean 'navigate'"):
+        load_bbh_task("navigat", data_dir=tmp_path)
+
+
+def test_prompts(bbh_dir: Path) -> None:
+    task = load_bbh_task("sports_understanding", data_dir=bbh_dir, source="local")
+    cot = build_prompt(task, "Is it plausible?", cot=True)
+    assert cot.startswith(task.cot_prompt)
+    assert cot.endswith("\n\nQ: Is it plausible?\nA: Let's think step by step.")
+    direct = direct_prompt(task.cot_prompt)
+    assert "Let's think step by step" not in direct
+    assert direct.count("A: So the answer is ") == 3
+    assert build_prompt(task, "x", cot=False).endswith("Q: x\nA: So the answer is")
+    assert few_shot_prefix(task, cot=False) == direct
+
+
+@pytest.mark.parametrize(
+    ("generation", "cot", "extracted"),
+    [
+        (" Bam is a player. So the answer is yes.\n\nQ: next", True, "yes."),
+        (" Steps... So the answer is (B).", True, "(B)."),
+        (" blah The Answer Is 24.\nQ: Is 3 > 2?\nA: So the answer is no.", True, "24."),
+        (" I cannot tell.\n\nQ: So the answer is yes.", True, None),  # later example ignored
+        (" False.", False, "False."),
+    ],
+)
+def test_extract_answer(generation: str, cot: bool, extracted: str | None) -> None:
+    assert extract_answer(generation, cot=cot) == extracted
+
+
+@pytest.mark.parametrize(
+    ("extracted", "target", "correct"),
+    [
+        ("(B).", "(B)", True),
+        ("B", "(B)", True),
+        ("(B) the second option", "(B)", True),
+        ("(C)", "(B)", False),
+        ("True.", "True", True),
+        ("valid", "invalid", False),
+        ("24", "24", True),
+        ("] ] )", "] ] )", True),
+        (None, "yes", False),
+    ],
+)
+def test_is_correct(extracted: str | None, target: str, correct: bool) -> None:
+    assert is_correct(extracted, target) is correct
+
+
+def test_normalize_answer_keeps_words_starting_with_capital_letters() -> None:
+    assert normalize_answer("Apple pie.") == "apple pie"  # not mistaken for option (A)
+
+
+def test_select_examples_is_seeded() -> None:
+    a = select_examples(250, 5, seed=0, task="navigate")
+    assert a == select_examples(250, 5, seed=0, task="navigate")
+    assert a != select_examples(250, 5, seed=1, task="navigate")
+    assert len(set(a)) == 5 and a == sorted(a)
+    assert select_examples(3, 5, seed=0, task="x") == [0, 1, 2]
+
+
+def test_prefix_cache_gives_the_same_greedy_output(smollm2_dir: Path) -> None:
+    """Reusing the few-shot KV cache (padding between prefix and question) must not change
+    greedy decoding; checked on a small random Llama with the real tokenizer."""
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(smollm2_dir)
+    torch.manual_seed(0)
+    config = LlamaConfig(
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        vocab_size=len(tokenizer),
+    )
+    model = LlamaForCausalLM(config).eval()
+    prefix = "Q: What is 2 + 2?\nA: So the answer is 4."
+    prompts = [f"{prefix}\n\nQ: {q}\nA:" for q in ("Hi?", "What colour is the clear sky?", "3?")]
+    cached = generate_batched(
+        model, tokenizer, prompts, batch_size=3, max_new_tokens=6, shared_prefix=prefix
+    )
+    plain = generate_batched(model, tokenizer, prompts, batch_size=3, max_new_tokens=6)
+    one_by_one = [
+        generate_batched(model, tokenizer, [p], batch_size=1, max_new_tokens=6)[0] for p in prompts
+    ]
+    assert cached == plain == one_by_one
+    assert all(len(text) > 0 for text in cached)
+
+
+def test_smollm2_on_three_task_subset(smollm2_dir: Path, bbh_dir: Path) -> None:
+    torch.manual_seed(0)
+    model, tokenizer = load_model(smollm2_dir)
+    tasks = ["boolean_expressions", "sports_understanding", "web_of_lies"]
+    kwargs = {"tasks": tasks, "limit": 5, "max_new_tokens": 4, "cot": False, "data_dir": bbh_dir}
+    result = evaluate_bbh(model, tokenizer, **kwargs)
+
+    assert list(result.per_task) == tasks
+    assert len(result.records) == 15
+    for task in tasks:
+        metric = result.per_task[task]
+        task_records = [r for r in result.records if r["task"] == task]
+        assert metric.n == 5 and len(task_records) == 5
+        # The accuracy is recomputed from the recorded generations, not taken on trust.
+        expected = sum(is_correct(r["extracted"], r["target"]) for r in task_records) / 5
+        assert metric.value == pytest.approx(expected)
+        assert 0.0 <= metric.ci_low <= metric.value <= metric.ci_high <= 1.0  # type: ignore[operator]
+    for record in result.records:
+        assert record["generation"].strip()  # the model produced text ...
+        assert record["extracted"] == extract_answer(record["generation"], cot=False)
+    # ... and these are yes/no/True/False tasks a 3-shot answer-only prompt makes it answer.
+    assert sum(r["extracted"] is not None for r in result.records) >= 12
+    per_task_mean = sum(m.value for m in result.per_task.values()) / 3  # type: ignore[misc]
+    assert result.overall.value == pytest.approx(per_task_mean)
+    assert result.overall.n == 15 and result.wall_time > 0
+    assert result.config["limit"] == 5 and result.config["max_new_tokens"] == 4
+    # Same config -> same numbers (greedy decoding, seeded subset and bootstrap).
+    again = evaluate_bbh(model, tokenizer, **kwargs)
+    assert [r["generation"] for r in again.records] == [r["generation"] for r in result.records]
+    assert again.overall == result.overall
+    ratio = utility_ratio(result.correct, again.correct)
+    assert ratio.value is None or math.isclose(ratio.value, 1.0)
