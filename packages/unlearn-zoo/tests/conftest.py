@@ -10,6 +10,9 @@ import pytest
 import torch
 from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
 
+# Tiny models: one thread is fastest, and avoids oversubscribing a shared CPU.
+torch.set_num_threads(1)
+
 FORGET = [
     {
         "question": "What is the capital of France?",

@@ -128,6 +128,8 @@ class Unlearner:
     ) -> UnlearnResult:
         """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified."""
         cfg = self.config
+        if cfg.use_lora and not self.supports_lora:
+            raise UnlearnError(f"{self.name} does not support use_lora=True")
         if len(forget) == 0:
             raise UnlearnError("forget set is empty: nothing to unlearn")
         if self.uses_retain() and len(retain) == 0:
@@ -135,8 +137,6 @@ class Unlearner:
                 f"{self.name}: retain_weight={cfg.retain_weight} needs a non-empty retain set "
                 "(pass retain=... or set retain_weight=0)"
             )
-        if cfg.use_lora and not self.supports_lora:
-            raise UnlearnError(f"{self.name} does not support use_lora=True")
         onset = getattr(cfg, "onset_tokens", 3)
         forget_enc = encode_records(
             tokenizer, forget, max_length=cfg.max_length, onset_tokens=onset, role="forget"
@@ -171,7 +171,12 @@ class Unlearner:
                 bias="none",
                 task_type="CAUSAL_LM",
             )
+            base_name = getattr(work.config, "_name_or_path", None) or None
             work = get_peft_model(work, lora)
+            # peft reads the base path from model.__dict__, which transformers 5 no longer fills:
+            # record it so the saved adapter can find its base model.
+            for peft_cfg in work.peft_config.values():
+                peft_cfg.base_model_name_or_path = peft_cfg.base_model_name_or_path or base_name
         n_trainable = count_params(work, trainable_only=True)
 
         pad_id = tokenizer.pad_token_id
@@ -196,8 +201,8 @@ class Unlearner:
                 seed=cfg.seed,
                 data_seed=cfg.seed,
                 use_cpu=not cuda,
-                gradient_checkpointing=cfg.gradient_checkpointing,
-                gradient_checkpointing_kwargs={"use_reentrant": False},
+                activation_checkpointing=cfg.gradient_checkpointing,
+                activation_checkpointing_kwargs={"use_reentrant": False},
                 remove_unused_columns=False,
                 disable_tqdm=not progress,
                 dataloader_num_workers=0,

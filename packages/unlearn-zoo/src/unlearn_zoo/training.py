@@ -69,7 +69,9 @@ class LossGuard:
                         buf.copy_(p.detach())
             self.snapshot_step = step
         entry = {"step": step, "loss": value}
-        entry.update({k: float(v) for k, v in parts.items()})
+        entry.update(
+            {k: float(v.detach()) if torch.is_tensor(v) else float(v) for k, v in parts.items()}
+        )
         self.curve.append(entry)
 
     def restore(self, model: nn.Module) -> None:
