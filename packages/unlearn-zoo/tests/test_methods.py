@@ -250,13 +250,20 @@ def test_lora_merged_is_plain_model_and_saved_loadable(
 
 
 def test_lora_unmerged_saves_adapter(tokenizer: Any, tiny_model: Any, tmp_path: Path) -> None:
-    res = get_unlearner(
-        "ga", **{**FAST, "use_lora": True, "merge_lora": False, "lora_r": 2}
-    ).unlearn(tiny_model, tokenizer, FORGET, output_dir=tmp_path, progress=False)
-    assert (tmp_path / "adapter_config.json").exists()
+    tiny_model.save_pretrained(tmp_path / "base")
+    base = AutoModelForCausalLM.from_pretrained(tmp_path / "base")  # records its path for peft
+    out = tmp_path / "out"
+    over = {**FAST, "lr": 1e-2, "use_lora": True, "merge_lora": False, "lora_r": 2}
+    res = get_unlearner("ga", **over).unlearn(
+        base, tokenizer, FORGET, output_dir=out, progress=False
+    )
+    assert (out / "adapter_config.json").exists() and not (out / "model.safetensors").exists()
     assert hasattr(res.model, "peft_config")
-    reloaded = load_unlearned(tmp_path)
-    assert hasattr(reloaded, "peft_config")
+    reloaded = load_unlearned(out)
+    ids = torch.tensor([[3, 4, 5, 6]])
+    with torch.no_grad():
+        expected = res.model(input_ids=ids).logits
+        assert torch.allclose(reloaded(input_ids=ids).logits, expected, atol=1e-5)
 
 
 def test_same_seed_same_numbers(tokenizer: Any, tiny_model: Any) -> None:
