@@ -16,6 +16,7 @@ plus ``--set key=value`` overrides.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -192,7 +193,7 @@ def generate(model: Any, tok: Any, questions: list[str], batch_size: int = 32) -
         enc = tok(prompts, return_tensors="pt", padding=True, add_special_tokens=False)
         gen = model.generate(
             **enc,
-            max_new_tokens=20,
+            max_new_tokens=16,
             do_sample=False,
             pad_token_id=tok.pad_token_id or tok.eos_token_id,
         )
@@ -244,9 +245,11 @@ def main() -> None:
     ap.add_argument("--retain-band", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--set", action="append", default=[], help="override key=value (all methods)")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (CPU is shared)")
+    ap.add_argument("--progress", action="store_true", help="show training progress bars")
     ap.add_argument("--json-out", type=Path, default=None)
     args = ap.parse_args()
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    torch.set_num_threads(args.threads)
 
     model_dir = args.model or default_model_dir(args.cache_dir)
     tok = AutoTokenizer.from_pretrained(model_dir)
@@ -255,7 +258,15 @@ def main() -> None:
 
     facts = load_facts(args.max_candidates, args.seed)
     t0 = time.perf_counter()
-    _, responses = accuracy(base, tok, facts)
+    # The base model's answers are cached: they only depend on the model and the facts.
+    key = hashlib.sha256(json.dumps([str(model_dir), facts]).encode()).hexdigest()[:16]
+    cache_file = args.cache_dir / f"acceptance_base_{key}.json"
+    if cache_file.exists():
+        responses = json.loads(cache_file.read_text())
+    else:
+        _, responses = accuracy(base, tok, facts)
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        cache_file.write_text(json.dumps(responses))
     correct = [
         f for f, r in zip(facts, responses, strict=True) if is_correct(r, f["answer"], f["aliases"])
     ]
@@ -276,7 +287,7 @@ def main() -> None:
             overrides.pop("retain_weight", None)
         unlearner = get_unlearner(method, **overrides)
         train = lambda xs: [{k: x[k] for k in ("question", "answer", "spans")} for x in xs]  # noqa: E731
-        result = unlearner.unlearn(base, tok, train(forget), train(retain), progress=False)
+        result = unlearner.unlearn(base, tok, train(forget), train(retain), progress=args.progress)
         f_acc, f_resp = accuracy(result.model, tok, forget)
         r_acc, _ = accuracy(result.model, tok, retain)
         rec = result.record
