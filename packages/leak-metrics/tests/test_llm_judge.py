@@ -241,3 +241,30 @@ def test_parse_reply(reply: str, expected: tuple[bool, str]) -> None:
 def test_parse_reply_rejects_other_verdicts() -> None:
     with pytest.raises(ValueError, match="not a JSON verdict"):
         parse_reply('{"verdict": "maybe"}')
+
+
+def test_local_transformers_backend_falls_back_to_unjudged(smollm2: Any) -> None:
+    """The local backend really generates with a transformers model; a tiny random model cannot
+    produce the JSON verdict, so every item must come back unjudged (never "incorrect")."""
+    import torch
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(smollm2.tokenizer_dir)
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(
+        LlamaConfig(
+            hidden_size=32,
+            intermediate_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            vocab_size=len(tokenizer),
+        )
+    ).eval()
+    judge = LLMJudge.from_transformers(model, tokenizer, max_new_tokens=8, max_retries=0)
+    verdicts = judge.judge(items()[:2])
+    assert [v.correct for v in verdicts] == [None, None]
+    assert all("not a JSON verdict" in v.reason for v in verdicts)
+    assert judge.usage.requests == 2 and judge.usage.unjudged == 2
+    assert judge.usage.completion_tokens == 16 and judge.usage.prompt_tokens > 100
+    assert judge.describe()["backend"] == "transformers"
