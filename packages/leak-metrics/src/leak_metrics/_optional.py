@@ -12,7 +12,7 @@ def require(module: str, extra: str, purpose: str) -> ModuleType:
     """Import ``module`` or raise a :class:`MissingExtraError` telling which extra to install."""
     try:
         return importlib.import_module(module)
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra installed
+    except ImportError as exc:
         raise MissingExtraError(
             f"{purpose} needs the '{module}' package; install it with "
             f"`pip install leak-metrics[{extra}]`"
