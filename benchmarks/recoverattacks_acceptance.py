@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from recover_attacks import format_prompt, generate, get_attack, select_successfully_unlearned
+from recover_attacks import (
+    ForgottenFactLeakError,
+    format_prompt,
+    generate,
+    get_attack,
+    select_successfully_unlearned,
+)
+from recover_attacks.records import as_qa_pairs, check_no_forgotten_fact
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -162,6 +169,20 @@ def build_questions(kb: dict[str, Any]) -> tuple[list[dict], list[dict]]:
     return sh, hs
 
 
+def without_forgotten(items: list[Any], forgotten: list[dict]) -> list[Any]:
+    """Drop items the library's leak check would reject (same question as an attacked one,
+    same target triple, or same subject with the forgotten answer); the check stays on in
+    ``attack.run`` as the safety net."""
+    kept = []
+    for item in items:
+        try:
+            check_no_forgotten_fact(as_qa_pairs([item], what="x"), forgotten, what="x")
+        except ForgottenFactLeakError:
+            continue
+        kept.append(item)
+    return kept
+
+
 def correct_map(model, tok, records: list[dict], max_new_tokens: int) -> dict[str, bool]:
     outs = generate(
         model, tok, records, max_new_tokens=max_new_tokens, batch_size=16, progress=True
@@ -289,9 +310,11 @@ def main() -> None:
     # Attack inputs: relearn on known retain facts (library checks none is a forgotten fact);
     # in-context: other facts about the target subject, never the forgotten one and never one
     # whose answer is the question's gold answer (that would hand the answer over).
-    relearn_data = [
+    attacked = s_suc["SH"] + s_suc["HS"]
+    relearn_pool = [
         {"question": q["question"], "answer": q["answer"], "target": q["target"]} for q in retain
     ]
+    relearn_data = without_forgotten(relearn_pool, forget + hs)
     templ = {q["target_key"]: q for q in sh_all}
     context_facts: dict[str, list[tuple[str, str]]] = {}
     for q in s_suc["SH"] + s_suc["HS"]:
@@ -303,9 +326,10 @@ def main() -> None:
             and k not in forget_keys
             and normalize(t["answer"]) != normalize(q["answer"])
         ]
-        context_facts[q["id"]] = facts
+        context_facts[q["id"]] = without_forgotten(facts, attacked)
     print(
-        f"relearn set {len(relearn_data)} retain facts; in-context facts per question "
+        f"relearn set {len(relearn_data)} retain facts ({len(relearn_pool) - len(relearn_data)} "
+        "dropped by the forgotten-fact check); in-context facts per question "
         f"(mean) {sum(map(len, context_facts.values())) / max(1, len(context_facts)):.1f}"
     )
 
