@@ -97,8 +97,11 @@ def test_is_correct(extracted: str | None, target: str, correct: bool) -> None:
     assert is_correct(extracted, target) is correct
 
 
-def test_normalize_answer_keeps_words_starting_with_capital_letters() -> None:
-    assert normalize_answer("Apple pie.") == "apple pie"  # not mistaken for option (A)
+def test_normalize_answer_option_letters_only_for_multiple_choice() -> None:
+    assert normalize_answer("Apple pie.") == "apple pie"
+    assert normalize_answer("A tree.") == "a tree"  # free text: not option (A)
+    assert normalize_answer("A tree.", multiple_choice=True) == "(a)"
+    assert is_correct("B", "(B)") and not is_correct("B", "b c")
 
 
 def test_select_examples_is_seeded() -> None:

@@ -177,17 +177,20 @@ def build_prompt(task: BBHTask, example_input: str, *, cot: bool) -> str:
     return f"{few_shot_prefix(task, cot=cot)}\n\nQ: {example_input}\nA: {cue}"
 
 
+_MC_TARGET = re.compile(r"^\([A-R]\)$")
 _MC_OPTION = re.compile(r"^\(?([A-R])\)?(?:$|[\s.:,)])")
 
 
-def normalize_answer(text: str) -> str:
-    """BBH-style normalisation: strip, drop trailing period, ``(X)`` for option letters, casefold."""
+def normalize_answer(text: str, *, multiple_choice: bool = False) -> str:
+    """BBH-style normalisation: strip, drop a trailing period, casefold; with
+    ``multiple_choice`` an option written ``B``, ``(B)`` or ``(B) text`` becomes ``(b)``."""
     text = text.strip()
     if text.endswith("."):
         text = text[:-1].strip()
-    match = _MC_OPTION.match(text)
-    if match and (text.startswith("(") or len(text) == 1 or text[1] in " .:,)"):
-        return f"({match.group(1)})".casefold()
+    if multiple_choice:
+        match = _MC_OPTION.match(text)
+        if match:
+            return f"({match.group(1)})".casefold()
     return text.casefold()
 
 
@@ -207,7 +210,14 @@ def extract_answer(generation: str, *, cot: bool = True) -> str | None:
 
 
 def is_correct(extracted: str | None, target: str) -> bool:
-    return extracted is not None and normalize_answer(extracted) == normalize_answer(target)
+    """Exact match after normalisation; option letters are normalised only when the target is
+    an option like ``(B)``, so a free-text answer such as "A tree" is never read as option A."""
+    if extracted is None:
+        return False
+    multiple_choice = bool(_MC_TARGET.match(target.strip()))
+    return normalize_answer(extracted, multiple_choice=multiple_choice) == normalize_answer(
+        target, multiple_choice=multiple_choice
+    )
 
 
 @dataclass(frozen=True)
