@@ -204,5 +204,9 @@ def test_encoding_labels_and_span_masks(tokenizer: Any) -> None:
     )
     n_prompt = sum(1 for t in e.labels if t == -100)
     assert tokenizer.decode(e.input_ids[:n_prompt]) == prompt
-    ds = PairedDataset(enc[:2], enc[2:])
-    assert ds[1]["retain"] is enc[3]
+    ds = PairedDataset(enc[:2], enc[2:], seed=0)
+    seen = {id(ds[i % 2]["retain"]) for i in range(20)}
+    assert seen == {id(enc[2]), id(enc[3])}, "every retain example gets used"
+    assert [id(PairedDataset(enc[:2], enc[2:], seed=0)[0]["retain"]) for _ in range(1)] == [
+        id(PairedDataset(enc[:2], enc[2:], seed=0)[0]["retain"])
+    ]

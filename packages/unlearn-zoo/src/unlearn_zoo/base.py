@@ -211,7 +211,7 @@ class Unlearner:
             trainer = UnlearnTrainer(
                 model=work,
                 args=args,
-                train_dataset=PairedDataset(forget_enc, retain_enc),
+                train_dataset=PairedDataset(forget_enc, retain_enc, seed=cfg.seed),
                 data_collator=PairedCollator(pad_id),
                 loss_fn=self._loss_on_device,
                 guard=guard,

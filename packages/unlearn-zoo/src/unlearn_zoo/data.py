@@ -7,6 +7,7 @@ boundary is exact and the prompt tokens equal what the model sees at query time.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -164,11 +165,15 @@ def encode_records(
 
 
 class PairedDataset(torch.utils.data.Dataset):
-    """Item i = forget example i paired with retain example i mod |retain| (or none)."""
+    """Item i = forget example i paired with a retain example drawn by a seeded RNG (or none),
+    so every retain example is used even when |retain| > |forget|."""
 
-    def __init__(self, forget: list[EncodedExample], retain: list[EncodedExample]) -> None:
+    def __init__(
+        self, forget: list[EncodedExample], retain: list[EncodedExample], seed: int = 0
+    ) -> None:
         self.forget = forget
         self.retain = retain
+        self.rng = random.Random(seed)
 
     def __len__(self) -> int:
         return len(self.forget)
@@ -176,7 +181,7 @@ class PairedDataset(torch.utils.data.Dataset):
     def __getitem__(self, i: int) -> dict[str, Any]:
         item: dict[str, Any] = {"forget": self.forget[i]}
         if self.retain:
-            item["retain"] = self.retain[i % len(self.retain)]
+            item["retain"] = self.retain[self.rng.randrange(len(self.retain))]
         return item
 
 

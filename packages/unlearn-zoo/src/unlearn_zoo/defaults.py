@@ -21,20 +21,45 @@ MEDIUM_MAX = 10_000_000_000
 
 DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "small": {
-        "ga": {"lr": 1e-5, "max_steps": 20, "batch_size": 8},
-        "graddiff": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
-        "npo": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
-        "simnpo": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
-        "rmu": {
-            "lr": 5e-5,
-            "max_steps": 20,
+        "ga": {"lr": 1e-5, "max_steps": 6, "batch_size": 8, "max_length": 96},
+        "graddiff": {
+            "lr": 1e-5,
+            "max_steps": 6,
             "batch_size": 8,
-            "steering_coeff": 20.0,
+            "max_length": 96,
+            "retain_weight": 1.0,
+        },
+        "npo": {
+            "lr": 2e-5,
+            "max_steps": 6,
+            "batch_size": 8,
+            "max_length": 96,
+            "retain_weight": 1.0,
+        },
+        "simnpo": {
+            "lr": 2e-5,
+            "max_steps": 6,
+            "batch_size": 8,
+            "max_length": 96,
+            "retain_weight": 1.0,
+        },
+        "rmu": {
+            "lr": 1e-3,
+            "max_steps": 6,
+            "batch_size": 8,
+            "max_length": 96,
+            "steering_coeff": 100.0,
             "alpha": 100.0,
         },
-        "tv": {"lr": 1e-4, "max_steps": 20, "batch_size": 8, "alpha": 1.0},
-        "palu": {"lr": 1e-5, "max_steps": 20, "batch_size": 8, "retain_weight": 1.0},
-        "as": {"lr": 5e-4, "max_steps": 20, "batch_size": 8},
+        "tv": {"lr": 1e-4, "max_steps": 6, "batch_size": 8, "max_length": 96, "alpha": 1.0},
+        "palu": {
+            "lr": 5e-5,
+            "max_steps": 6,
+            "batch_size": 8,
+            "max_length": 96,
+            "retain_weight": 1.0,
+        },
+        "as": {"lr": 5e-3, "max_steps": 6, "batch_size": 8, "max_length": 96},
     },
     "medium": {
         "ga": {"lr": 1e-5, "epochs": 3, "batch_size": 4},
