@@ -44,7 +44,12 @@ def test_forget_nll_rises_and_input_model_untouched(
     before = _state(tiny_model)
     nll0 = _nll(tiny_model, tokenizer, FORGET)
     # retain term only where it is part of the method (GradDiff): the sign test is on D_F.
-    over = {**FAST, "lr": 1e-2, "max_steps": 3, "retain_weight": 1.0 if method == "graddiff" else 0.0}
+    over = {
+        **FAST,
+        "lr": 1e-2,
+        "max_steps": 3,
+        "retain_weight": 1.0 if method == "graddiff" else 0.0,
+    }
     result = get_unlearner(method, **over).unlearn(
         tiny_model, tokenizer, FORGET, RETAIN, progress=False
     )
