@@ -276,6 +276,13 @@ def main() -> None:
     if len(correct) < need:
         sys.exit(f"only {len(correct)} correct facts, need {need}")
     forget, retain = correct[: args.n_forget], correct[args.n_forget : need]
+    base_answer = {f["question"]: r for f, r in zip(facts, responses, strict=True)}
+
+    def base_acc(xs: list[dict[str, Any]]) -> float:
+        ok = [is_correct(base_answer[x["question"]], x["answer"], x["aliases"]) for x in xs]
+        return sum(ok) / len(ok)
+
+    forget_before, retain_before = base_acc(forget), base_acc(retain)
     print("forget:", [f["question"] for f in forget])
     user = dict(kv.split("=", 1) for kv in args.set)
     user = {k: parse_value(v) for k, v in user.items()}
@@ -293,15 +300,15 @@ def main() -> None:
         rec = result.record
         row = {
             "method": method,
-            "forget_before": 1.0,
+            "forget_before": forget_before,
             "forget_after": f_acc,
-            "retain_before": 1.0,
+            "retain_before": retain_before,
             "retain_after": r_acc,
             "steps": rec["steps"],
             "stop_reason": rec["stop_reason"],
             "wall_s": rec["wall_time_s"],
             "peak_rss_mb": rec["peak_rss_mb"],
-            "passed": f_acc < 1.0 and r_acc >= args.retain_band,
+            "passed": f_acc < forget_before and r_acc >= args.retain_band * retain_before,
             "overrides": overrides,
             "sample_forget_response": f_resp[0],
         }

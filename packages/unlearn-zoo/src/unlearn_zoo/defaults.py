@@ -51,15 +51,15 @@ DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
             "steering_coeff": 100.0,
             "alpha": 100.0,
         },
-        "tv": {"lr": 1e-4, "max_steps": 6, "batch_size": 8, "max_length": 96, "alpha": 1.0},
+        "tv": {"lr": 3e-5, "max_steps": 6, "batch_size": 8, "max_length": 96, "alpha": 1.0},
         "palu": {
-            "lr": 5e-5,
+            "lr": 1e-5,
             "max_steps": 6,
             "batch_size": 8,
             "max_length": 96,
             "retain_weight": 1.0,
         },
-        "as": {"lr": 5e-3, "max_steps": 6, "batch_size": 8, "max_length": 96},
+        "as": {"lr": 2e-2, "alpha": 0.9, "max_steps": 6, "batch_size": 8, "max_length": 96},
     },
     "medium": {
         "ga": {"lr": 1e-5, "epochs": 3, "batch_size": 4},
