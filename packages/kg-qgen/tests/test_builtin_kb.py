@@ -78,7 +78,8 @@ def test_loads_through_the_builtin_source(kb: dict) -> None:
         ("P27", "P38"),  # person -> country -> currency
         ("P20", "P17"),  # person -> place of death -> country
         ("P50", "P27"),  # book -> author -> country of citizenship
-        ("P50", "P19"),  # book -> author -> place of birth
+        ("P50", "P106"),  # book -> author -> occupation
+        ("P641", "P495"),  # athlete -> sport -> country of origin
         ("P112", "P27"),  # company -> founder -> country of citizenship
         ("P159", "P17"),  # company -> headquarters city -> country
         ("P19", "P17"),  # person -> birth city -> country

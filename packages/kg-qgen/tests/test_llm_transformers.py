@@ -65,7 +65,8 @@ def test_generator_end_to_end_gives_records_or_explicit_rejects(smollm2) -> None
         find_matches(index, t, MatchConfig(max_matches=1), seed=0)[0]
         for t in ("SH", "HS", "LL", "CC")
     ]
-    gen = LLMQuestionGenerator(smollm2, seed=0, max_parse_retries=0, max_tokens=96)
+    # one paraphrase and a short budget keep this CPU test small
+    gen = LLMQuestionGenerator(smollm2, seed=0, n_paraphrases=1, max_parse_retries=0, max_tokens=80)
     records, rejects = gen.generate_with_rejects(matches, graph)
     assert len(records) + len(rejects) == len(matches)
     for rec in records:
