@@ -53,7 +53,8 @@ DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
         },
         "tv": {"lr": 3e-5, "max_steps": 6, "batch_size": 8, "max_length": 96, "alpha": 1.0},
         "palu": {
-            "lr": 1e-5,
+            "lr": 2e-6,
+            "lam": 10.0,
             "max_steps": 6,
             "batch_size": 8,
             "max_length": 96,
