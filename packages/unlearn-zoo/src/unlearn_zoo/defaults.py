@@ -3,8 +3,10 @@
 ``default_overrides(method, n_params)`` returns config overrides to pass to ``get_unlearner``
 (user overrides should be applied on top). Size tiers:
 
-- ``small``  (< 500M params): tuned on SmolLM2-135M-Instruct with
-  ``benchmarks/unlearnzoo_acceptance.py`` (8 forget / 16 retain facts, CPU).
+- ``small``  (< 500M params): measured on SmolLM2-135M-Instruct with
+  ``benchmarks/unlearnzoo_acceptance.py`` (8 forget / 16 retain facts, CPU, 6 steps). GA, GradDiff,
+  NPO, SimNPO, RMU and TV lower forget accuracy with retain >= 50%; PALU and AS values keep retain
+  accuracy but did not yet lower forget accuracy (see README "Acceptance run").
 - ``medium`` (< 10B): paper ranges (lr in [8e-7, 6e-5], few epochs), full fine-tuning.
 - ``large``  (>= 10B): same with LoRA and gradient checkpointing to fit memory.
 """
