@@ -12,6 +12,7 @@ import copy
 import dataclasses
 import gc
 import tempfile
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -201,15 +202,18 @@ class QuantizationAttack(Attack):
         c: QuantizationConfig = self.config  # type: ignore[assignment]
         qmodel, count = quantize(model, c)
         try:
-            responses = generate(
-                qmodel,
-                tokenizer,
-                [q["question"] for q in questions],
-                max_new_tokens=c.max_new_tokens,
-                batch_size=c.batch_size,
-                seed=c.seed,
-                progress=progress,
-            )
+            with warnings.catch_warnings():
+                # bitsandbytes int8 on CPU warns on every matmul that inputs are cast to fp16.
+                warnings.filterwarnings("ignore", message="MatMul8bitLt")
+                responses = generate(
+                    qmodel,
+                    tokenizer,
+                    [q["question"] for q in questions],
+                    max_new_tokens=c.max_new_tokens,
+                    batch_size=c.batch_size,
+                    seed=c.seed,
+                    progress=progress,
+                )
         finally:
             del qmodel
             gc.collect()
