@@ -8,6 +8,10 @@ bootstrap CIs, the macro average over tasks and the wall time, and writes everyt
 each generation and extracted answer) to ``--out``. Run:
 
     HF_HUB_OFFLINE=1 python benchmarks/leakmetrics_bbh_full.py [--limit 5] [--max-new-tokens 128]
+    HF_HUB_OFFLINE=1 python benchmarks/leakmetrics_bbh_full.py --direct --limit 10 --max-new-tokens 32
+
+Measured on the shared 2-core CPU (see packages/leak-metrics/README.md): CoT 0.104 [0.067, 0.141]
+in 35.1 min; answer-only 0.267 [0.222, 0.315] in 5.2 min.
 """
 
 from __future__ import annotations
