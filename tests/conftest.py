@@ -14,7 +14,9 @@ REPO = Path(__file__).resolve().parents[1]
 def data_dir() -> Path:
     path = Path(os.environ.get("LEAKRES_DATA_DIR", REPO.parent / "shared" / "data"))
     if not (path / "mquake").is_dir():
-        pytest.fail(f"real data not found at {path}; set LEAKRES_DATA_DIR to the shared data folder")
+        pytest.fail(
+            f"real data not found at {path}; set LEAKRES_DATA_DIR to the shared data folder"
+        )
     return path
 
 

@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-
 from leakres_cli.main import cli
 
 ARGS = ["run", "--quiet", "--n-forget", "6", "--n-retain", "8", "--per-type", "40", "--seed", "0"]
@@ -39,7 +38,10 @@ def test_smoke_run_end_to_end_and_resume(tmp_path: Path, model_cache: Path, monk
     base, ev = _cell(out, "base"), _cell(out, "ga/eval")
     ga = results["methods"]["ga"]
     # FQ per type is recomputed from the stored per-question verdicts.
-    for qtype, ids in (("SH", base["forget_ids"]), ("HS", [i for i in base["multi_hop_ids"] if i.startswith("HS")])):
+    for qtype, ids in (
+        ("SH", base["forget_ids"]),
+        ("HS", [i for i in base["multi_hop_ids"] if i.startswith("HS")]),
+    ):
         pt = ga["per_type"][qtype]
         assert pt["n"] == len(ids)
         acc_b = sum(base["correct"][i] is True for i in ids) / len(ids) if ids else None
@@ -58,7 +60,10 @@ def test_smoke_run_end_to_end_and_resume(tmp_path: Path, model_cache: Path, monk
     rr = ga["attacks"]["probab"]["rr_SH"]
     if s_suc_sh:
         assert rr["n"] == len(s_suc_sh)
-        assert abs(rr["value"] - sum(attack["recovered"][i] is True for i in s_suc_sh) / len(s_suc_sh)) < 1e-9
+        assert (
+            abs(rr["value"] - sum(attack["recovered"][i] is True for i in s_suc_sh) / len(s_suc_sh))
+            < 1e-9
+        )
         assert all(len(attack["responses"][i]) == 5 for i in s_suc_sh)
     else:
         assert rr["value"] is None

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from leakres_cli.main import cli
 
 
@@ -26,7 +25,9 @@ def _assert_one_line_error(result, *fragments: str) -> None:
 
 def test_unknown_model_suggests_the_registered_name(tmp_path: Path) -> None:
     result = _run(["run", "--model", "smollm2-135m-instruc", "--out", str(tmp_path / "o")])
-    _assert_one_line_error(result, "unknown model 'smollm2-135m-instruc'", "did you mean 'smollm2-135m-instruct'")
+    _assert_one_line_error(
+        result, "unknown model 'smollm2-135m-instruc'", "did you mean 'smollm2-135m-instruct'"
+    )
 
 
 def test_unknown_preset(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from leakres_cli.errors import LeakresError
 from leakres_cli.models import MODELS, resolve_model
 
@@ -14,7 +13,10 @@ def test_local_model_directory_is_used_as_is(tmp_path: Path) -> None:
 
 
 def test_hub_ids_pass_through_for_transformers() -> None:
-    assert resolve_model("HuggingFaceTB/SmolLM2-360M-Instruct") == "HuggingFaceTB/SmolLM2-360M-Instruct"
+    assert (
+        resolve_model("HuggingFaceTB/SmolLM2-360M-Instruct")
+        == "HuggingFaceTB/SmolLM2-360M-Instruct"
+    )
 
 
 def test_unknown_name_lists_registered_models() -> None:

@@ -4,7 +4,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from leakres_cli.errors import LeakresError
 from leakres_cli.store import CellStore, fingerprint, write_json_atomic
 

@@ -22,7 +22,9 @@ class RunConfig:
         source: kg-qgen source name (``builtin``, ``mquake``, ``triples``).
         source_path: input file for sources that need one.
         types: question types to build and score; SH is always included (it selects forget facts).
-        per_type: questions built per type before selection (kg-qgen balanced sampling).
+        per_type: multi-hop questions built per type (kg-qgen balanced sampling).
+        sh_pool: single-hop questions asked to the base model to find known facts: the SH question of every
+            fact the multi-hop questions reach, plus a seeded sample of other facts up to this size.
         n_forget: forget facts (single-hop facts the base model answers correctly).
         n_retain: retain facts (other correctly answered facts, disjoint from the forget facts).
         methods: unlearning methods (unlearn-zoo names), one grid row each.
@@ -33,13 +35,18 @@ class RunConfig:
         batch_size: generation batch size.
         max_new_tokens: greedy/sampled answer length.
         bootstrap: bootstrap resamples for the confidence intervals.
+        bbh_tasks: BIG-Bench-Hard tasks for the utility ratio (empty = off; ``all`` = the 27 tasks). Without
+            BBH, utility is the retain-accuracy ratio (stated as such in results.json).
+        bbh_limit: examples per BBH task (seeded sample; 0 = all).
+        bbh_cot: chain-of-thought BBH prompts (paper setting; slow on CPU) instead of direct answers.
     """
 
     model: str = "smollm2-135m-instruct"
     source: str = "builtin"
     source_path: str | None = None
     types: tuple[str, ...] = ("SH", "HS")
-    per_type: int = 400
+    per_type: int = 40
+    sh_pool: int = 96
     n_forget: int = 12
     n_retain: int = 24
     methods: tuple[str, ...] = ("ga",)
@@ -51,6 +58,9 @@ class RunConfig:
     batch_size: int = 16
     max_new_tokens: int = 24
     bootstrap: int = 1000
+    bbh_tasks: tuple[str, ...] = ()
+    bbh_limit: int = 5
+    bbh_cot: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -23,7 +23,9 @@ class LeakresGroup(click.Group):
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
-            click.echo("interrupted: finished cells are saved; rerun the same command to resume", err=True)
+            click.echo(
+                "interrupted: finished cells are saved; rerun the same command to resume", err=True
+            )
             sys.exit(130)
 
 

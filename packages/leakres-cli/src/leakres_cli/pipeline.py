@@ -10,7 +10,8 @@ import platform
 import random
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -30,9 +31,19 @@ def fact_key(fact: dict[str, str]) -> FactKey:
 
 def library_versions() -> dict[str, str]:
     names = [
-        "leakres-cli", "kg-qgen", "unlearn-zoo", "recover-attacks", "leak-metrics",
-        "torch", "transformers", "peft", "trl", "datasets", "accelerate", "bitsandbytes",
-    ]  # fmt: skip
+        "leakres-cli",
+        "kg-qgen",
+        "unlearn-zoo",
+        "recover-attacks",
+        "leak-metrics",
+        "torch",
+        "transformers",
+        "peft",
+        "trl",
+        "datasets",
+        "accelerate",
+        "bitsandbytes",
+    ]
     versions = {"python": platform.python_version()}
     for name in names:
         try:
@@ -48,23 +59,52 @@ class StageTimer:
 
     timings: dict[str, float] = field(default_factory=dict)
 
-    def run(self, name: str, fn: Callable[[], Any]) -> Any:
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
         start = time.perf_counter()
         try:
-            return fn()
+            yield
         finally:
             self.timings[name] = round(self.timings.get(name, 0.0) + time.perf_counter() - start, 3)
+
+
+class UnlearnedModel:
+    """The unlearned model of one method, trained on first use only.
+
+    When every cell that needs the model is already stored (a resumed run), no training happens.
+    """
+
+    def __init__(
+        self, bench: Benchmark, method: str, forget: list[Record], retain: list[Record]
+    ) -> None:
+        self.bench, self.method, self.forget, self.retain = bench, method, forget, retain
+        self._model: Any = None
+        self.record: dict[str, Any] | None = bench.store.get(f"{method}/unlearn")
+
+    def __call__(self) -> Any:
+        if self._model is None:
+            with self.bench.timer.stage(f"{self.method}:unlearn"):
+                self._model, self.record = self.bench.unlearn(self.method, self.forget, self.retain)
+            self.bench.store.put(f"{self.method}/unlearn", self.record)
+        return self._model
+
+    def release(self) -> None:
+        self._model = None
 
 
 class Benchmark:
     """One configured run writing into ``out_dir``."""
 
-    def __init__(self, cfg: RunConfig, out_dir: Path, *, progress: bool = True,
-                 log: Callable[[str], None] = print) -> None:  # fmt: skip
+    def __init__(
+        self,
+        cfg: RunConfig,
+        out_dir: Path,
+        *,
+        progress: bool = True,
+    ) -> None:
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
-        self.log = log
         self.store = CellStore(out_dir, fingerprint(cfg.to_dict()))
         self.timer = StageTimer()
         self._model: Any = None
@@ -76,7 +116,7 @@ class Benchmark:
         """Multi-hop questions (balanced, ``per_type`` each) plus the SH question of every fact they reach.
 
         SH questions select the forget facts, so every multi-hop target must have its SH question; further
-        SH questions (seeded sample) fill up to ``per_type`` to give retain candidates.
+        SH questions (seeded sample) fill up to ``sh_pool`` to give retain candidates.
         """
         cached = self.store.get("questions")
         if cached is not None:
@@ -86,14 +126,18 @@ class Benchmark:
         cfg = self.cfg
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)
         multi_types = tuple(t for t in cfg.types if t != "SH")
-        multi = kg_qgen.build(graph, types=multi_types, per_type=cfg.per_type, seed=cfg.seed) if multi_types else None
+        multi = (
+            kg_qgen.build(graph, types=multi_types, per_type=cfg.per_type, seed=cfg.seed)
+            if multi_types
+            else None
+        )
         single = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed)
         multi_questions = multi.questions if multi else []
         reached = {fact_key(q["target"]) for q in multi_questions}
         needed = [q for q in single.questions if fact_key(q["target"]) in reached]
         others = [q for q in single.questions if fact_key(q["target"]) not in reached]
         random.Random(cfg.seed).shuffle(others)
-        sh = needed + others[: max(0, cfg.per_type - len(needed))]
+        sh = needed + others[: max(0, cfg.sh_pool - len(needed))]
         questions = sh + multi_questions
         shortfall = dict(single.shortfall)
         if multi:
@@ -124,13 +168,19 @@ class Benchmark:
             return []
         _, tokenizer = self.model()
         outputs = generate(
-            model, tokenizer, [q["question"] for q in questions],
-            max_new_tokens=self.cfg.max_new_tokens, batch_size=self.cfg.batch_size,
-            seed=self.cfg.seed, progress=self.progress,
-        )  # fmt: skip
+            model,
+            tokenizer,
+            [q["question"] for q in questions],
+            max_new_tokens=self.cfg.max_new_tokens,
+            batch_size=self.cfg.batch_size,
+            seed=self.cfg.seed,
+            progress=self.progress,
+        )
         return [responses[0] for responses in outputs]
 
-    def judge(self, questions: Sequence[Record], responses: Sequence[Sequence[str]]) -> list[bool | None]:
+    def judge(
+        self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
+    ) -> list[bool | None]:
         """Per question: True if any response is judged correct, None if none could be judged."""
         from leak_metrics import JudgeItem, get_judge
 
@@ -138,8 +188,15 @@ class Benchmark:
         items, owners = [], []
         for i, (q, resp) in enumerate(zip(questions, responses, strict=True)):
             for r in resp:
-                items.append(JudgeItem(id=q["id"], question=q["question"], answer=q["answer"],
-                                       aliases=list(q.get("answer_aliases", [])), response=r))  # fmt: skip
+                items.append(
+                    JudgeItem(
+                        id=q["id"],
+                        question=q["question"],
+                        answer=q["answer"],
+                        aliases=list(q.get("answer_aliases", [])),
+                        response=r,
+                    )
+                )
                 owners.append(i)
         verdicts = judge.judge(items) if items else []
         per_q: list[list[bool | None]] = [[] for _ in questions]
@@ -205,27 +262,40 @@ class Benchmark:
     @staticmethod
     def unlearn_examples(records: Sequence[Record]) -> list[dict[str, Any]]:
         return [
-            {"question": q["question"], "answer": q["answer"],
-             "spans": [q["target"]["subject"], q["target"]["object"]]}
+            {
+                "question": q["question"],
+                "answer": q["answer"],
+                "spans": [q["target"]["subject"], q["target"]["object"]],
+            }
             for q in records
-        ]  # fmt: skip
+        ]
 
     def unlearn(self, method: str, forget: list[Record], retain: list[Record]) -> tuple[Any, dict]:
-        from unlearn_zoo import get_unlearner
+        from unlearn_zoo import default_overrides, get_unlearner
 
         model, tokenizer = self.model()
-        overrides = dict(self.cfg.method_overrides.get(method, {}))
-        overrides.setdefault("seed", self.cfg.seed)
+        # unlearn-zoo's per-model-size defaults first (the paper tunes per method and model), user --set on top.
+        n_params = sum(p.numel() for p in model.parameters())
+        overrides = {**default_overrides(method, n_params), "seed": self.cfg.seed}
+        overrides.update(self.cfg.method_overrides.get(method, {}))
         unlearner = get_unlearner(method, **overrides)
         result = unlearner.unlearn(
-            model, tokenizer, self.unlearn_examples(forget), self.unlearn_examples(retain),
+            model,
+            tokenizer,
+            self.unlearn_examples(forget),
+            self.unlearn_examples(retain),
             progress=self.progress,
-        )  # fmt: skip
+        )
         result.model.eval()
         return result.model, result.record
 
-    def evaluate_method(self, method: str, by_id: dict[str, Record], base: dict[str, Any],
-                        get_unlearned: Callable[[], Any]) -> dict[str, Any]:  # fmt: skip
+    def evaluate_method(
+        self,
+        method: str,
+        by_id: dict[str, Record],
+        base: dict[str, Any],
+        get_unlearned: Callable[[], Any],
+    ) -> dict[str, Any]:
         name = f"{method}/eval"
         cached = self.store.get(name)
         if cached is not None:
@@ -241,8 +311,15 @@ class Benchmark:
         self.store.put(name, payload)
         return payload
 
-    def attack(self, method: str, attack: str, targets: list[Record], retain: list[Record],
-               context: dict[str, list[dict[str, str]]], get_unlearned: Callable[[], Any]) -> dict[str, Any]:  # fmt: skip
+    def attack(
+        self,
+        method: str,
+        attack: str,
+        targets: list[Record],
+        retain: list[Record],
+        context: dict[str, list[dict[str, str]]],
+        get_unlearned: Callable[[], Any],
+    ) -> dict[str, Any]:
         name = f"{method}/attack-{attack}"
         cached = self.store.get(name)
         if cached is not None:
@@ -256,105 +333,92 @@ class Benchmark:
         results = []
         if targets:
             results = atk.run(
-                get_unlearned(), tokenizer, targets, original_model=base_model,
+                get_unlearned(),
+                tokenizer,
+                targets,
+                original_model=base_model,
                 relearn_data=[{"question": q["question"], "answer": q["answer"]} for q in retain],
-                context_facts=context, progress=self.progress,
-            )  # fmt: skip
+                context_facts=context,
+                progress=self.progress,
+            )
         by_result = {r.id: r for r in results}
         responses = [list(by_result[q["id"]].responses) for q in targets]
         recovered = self.judge(targets, responses)
         payload = {
-            "settings": results[0].settings if results else dict(getattr(atk, "settings", {}) or {}),
+            "settings": results[0].settings
+            if results
+            else dict(getattr(atk, "settings", {}) or {}),
             "responses": {q["id"]: r for q, r in zip(targets, responses, strict=True)},
             "recovered": {q["id"]: ok for q, ok in zip(targets, recovered, strict=True)},
         }
         self.store.put(name, payload)
         return payload
 
+    def bbh(self, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
+        """BIG-Bench-Hard answers of the model (a cell), for the utility ratio."""
+        cached = self.store.get(name)
+        if cached is not None:
+            return cached
+        from leak_metrics.bbh import evaluate_bbh
+
+        cfg = self.cfg
+        _, tokenizer = self.model()
+        tasks = None if cfg.bbh_tasks == ("all",) else list(cfg.bbh_tasks)
+        result = evaluate_bbh(
+            get_model(),
+            tokenizer,
+            tasks=tasks,
+            limit=cfg.bbh_limit or None,
+            batch_size=cfg.batch_size,
+            seed=cfg.seed,
+            cot=cfg.bbh_cot,
+        )
+        payload = {
+            "correct": result.correct,
+            "overall": result.overall.to_dict(),
+            "per_task": {t: m.to_dict() for t, m in result.per_task.items()},
+            "config": result.config,
+            "wall_time": result.wall_time,
+        }
+        self.store.put(name, payload)
+        return payload
+
     # ------------------------------------------------------------------ orchestration
     def run(self) -> dict[str, Any]:
-        from leak_metrics import accuracy, forget_quality, recovery_rate
-
         cfg = self.cfg
         start = time.perf_counter()
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
         bar = _stage_bar(stages, self.progress)
 
-        data = self.timer.run("questions", self.build_questions)
+        with self.timer.stage("questions"):
+            data = self.build_questions()
         questions: list[Record] = data["questions"]
         by_id = {q["id"]: q for q in questions}
         _advance(bar, f"{len(questions)} questions {data['counts']}")
 
-        base = self.timer.run("base_evaluation", lambda: self.base_evaluation(questions))
+        with self.timer.stage("base_evaluation"):
+            base = self.base_evaluation(questions)
         forget = [by_id[i] for i in base["forget_ids"]]
         retain = [by_id[i] for i in base["retain_ids"]]
         multi = [by_id[i] for i in base["multi_hop_ids"]]
+        bbh_base = None
+        if cfg.bbh_tasks:
+            with self.timer.stage("bbh:base"):
+                bbh_base = self.bbh("bbh-base", lambda: self.model()[0])
         _advance(bar, f"{len(forget)} forget / {len(retain)} retain facts")
 
         forget_keys = {fact_key(q["target"]) for q in forget}
-        context = self.context_facts(questions, forget, forget_keys)
-        scored = {"SH": forget, **{t: [q for q in multi if q["type"] == t] for t in cfg.types if t != "SH"}}
+        context = self.context_facts(questions, forget_keys)
+        scored = {"SH": forget}
+        scored.update({t: [q for q in multi if q["type"] == t] for t in cfg.types if t != "SH"})
 
         methods_out: dict[str, Any] = {}
         for method in cfg.methods:
-            unlearned: dict[str, Any] = {}
-
-            def get_unlearned(method: str = method, unlearned: dict[str, Any] = unlearned) -> Any:
-                if "model" not in unlearned:
-                    model, record = self.timer.run(
-                        f"{method}:unlearn", lambda: self.unlearn(method, forget, retain)
-                    )
-                    unlearned["model"], unlearned["record"] = model, record
-                    self.store.put(f"{method}/unlearn", record)
-                return unlearned["model"]
-
-            ev = self.timer.run(f"{method}:eval", lambda m=method, g=get_unlearned: self.evaluate_method(m, by_id, base, g))  # fmt: skip
-            per_type: dict[str, Any] = {}
-            s_suc: dict[str, list[str]] = {}
-            for qtype, qs in scored.items():
-                b = [base["correct"][q["id"]] for q in qs]
-                u = [ev["correct"][q["id"]] for q in qs]
-                per_type[qtype] = {
-                    "n": len(qs),
-                    "acc_base": accuracy(b, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                    "acc_unlearned": accuracy(u, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                    "fq": forget_quality(b, u, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                }
-                s_suc[qtype] = [q["id"] for q in qs if base["correct"][q["id"]] is True and ev["correct"][q["id"]] is False]
-            retain_acc_b = [base["correct"][q["id"]] for q in retain]
-            retain_acc_u = [ev["correct"][q["id"]] for q in retain]
-            suc_records = [by_id[i] for ids in s_suc.values() for i in ids]
-            attacks_out: dict[str, Any] = {}
-            for attack in cfg.attacks:
-                res = self.timer.run(
-                    f"{method}:attack:{attack}",
-                    lambda a=attack, g=get_unlearned: self.attack(method, a, suc_records, retain, context, g),
-                )
-                sh = [res["recovered"][i] for i in s_suc.get("SH", [])]
-                mh = [res["recovered"][i] for t, ids in s_suc.items() if t != "SH" for i in ids]
-                attacks_out[attack] = {
-                    "settings": res["settings"],
-                    "rr_SH": recovery_rate(sh, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                    "rr_MH": recovery_rate(mh, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                    "rr_per_type": {
-                        t: recovery_rate([res["recovered"][i] for i in ids], seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict()
-                        for t, ids in s_suc.items()
-                    },
-                }  # fmt: skip
-            record = self.store.get(f"{method}/unlearn") or unlearned.get("record")
-            methods_out[method] = {
-                "unlearn": record,
-                "per_type": per_type,
-                "retain": {
-                    "n": len(retain),
-                    "acc_base": accuracy(retain_acc_b, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                    "acc_unlearned": accuracy(retain_acc_u, seed=cfg.seed, n_resamples=cfg.bootstrap).to_dict(),
-                },
-                "s_suc": {t: len(ids) for t, ids in s_suc.items()},
-                "attacks": attacks_out,
-                "robustness": _robustness(attacks_out),
-            }  # fmt: skip
-            unlearned.clear()  # free the unlearned copy before the next method
+            unlearned = UnlearnedModel(self, method, forget, retain)
+            methods_out[method] = self.score_method(
+                unlearned, by_id, base, scored, retain, context, bbh_base
+            )
+            unlearned.release()  # free the unlearned copy before the next method
             _advance(bar, f"{method} done")
         if bar is not None:
             bar.close()
@@ -366,11 +430,14 @@ class Benchmark:
             "seed": cfg.seed,
             "versions": library_versions(),
             "dataset": {
-                "source": cfg.source, "counts": data["counts"], "shortfall": data["shortfall"],
-                "n_rejects": data["n_rejects"], "n_facts": data["n_facts"],
+                "source": cfg.source,
+                "counts": data["counts"],
+                "shortfall": data["shortfall"],
+                "n_rejects": data["n_rejects"],
+                "n_facts": data["n_facts"],
                 "n_single_hop_asked": base["n_single_hop_asked"],
                 "n_single_hop_known": base["n_single_hop_known"],
-            },  # fmt: skip
+            },
             "forget_facts": [q["target"] for q in forget],
             "retain_facts": [q["target"] for q in retain],
             "scored_questions": {t: len(qs) for t, qs in scored.items()},
@@ -378,19 +445,113 @@ class Benchmark:
             "timings_s": {**self.timer.timings, "total": round(time.perf_counter() - start, 3)},
         }
 
+    def score_method(
+        self,
+        unlearned: UnlearnedModel,
+        by_id: dict[str, Record],
+        base: dict[str, Any],
+        scored: dict[str, list[Record]],
+        retain: list[Record],
+        context: dict[str, list[dict[str, str]]],
+        bbh_base: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """Every number of one method: FQ per type, S_suc, RR per attack, robustness, utility."""
+        from leak_metrics import accuracy, forget_quality, recovery_rate, utility_ratio
+
+        cfg, method = self.cfg, unlearned.method
+        boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
+        with self.timer.stage(f"{method}:eval"):
+            ev = self.evaluate_method(method, by_id, base, unlearned)
+
+        def verdicts(table: dict[str, Any], qs: list[Record]) -> list[bool | None]:
+            return [table["correct"][q["id"]] for q in qs]
+
+        per_type: dict[str, Any] = {}
+        s_suc: dict[str, list[str]] = {}
+        for qtype, qs in scored.items():
+            b, u = verdicts(base, qs), verdicts(ev, qs)
+            per_type[qtype] = {
+                "n": len(qs),
+                "acc_base": accuracy(b, **boot).to_dict(),
+                "acc_unlearned": accuracy(u, **boot).to_dict(),
+                "fq": forget_quality(b, u, **boot).to_dict(),
+            }
+            s_suc[qtype] = [
+                q["id"] for q, bq, uq in zip(qs, b, u, strict=True) if bq is True and uq is False
+            ]
+        multi_qs = [q for t, qs in scored.items() if t != "SH" for q in qs]
+        all_qs = scored["SH"] + multi_qs
+
+        suc_records = [by_id[i] for ids in s_suc.values() for i in ids]
+        attacks_out: dict[str, Any] = {}
+        for attack in cfg.attacks:
+            with self.timer.stage(f"{method}:attack:{attack}"):
+                res = self.attack(method, attack, suc_records, retain, context, unlearned)
+
+            def rr(ids: list[str], res: dict[str, Any] = res) -> dict[str, Any]:
+                return recovery_rate([res["recovered"][i] for i in ids], **boot).to_dict()
+
+            attacks_out[attack] = {
+                "settings": res["settings"],
+                "rr_SH": rr(s_suc.get("SH", [])),
+                "rr_MH": rr([i for t, ids in s_suc.items() if t != "SH" for i in ids]),
+                "rr_per_type": {t: rr(ids) for t, ids in s_suc.items()},
+            }
+
+        retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
+        if bbh_base is not None:
+            with self.timer.stage(f"{method}:bbh"):
+                bbh_u = self.bbh(f"{method}/bbh", unlearned)
+            ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot).to_dict()
+            utility = {
+                "source": "bbh",
+                "base": bbh_base["overall"],
+                "unlearned": bbh_u["overall"],
+                "ratio": ratio,
+            }
+        else:
+            ratio = utility_ratio(retain_b, retain_u, **boot).to_dict()
+            utility = {"source": "retain accuracy (BBH off: --bbh-tasks)", "ratio": ratio}
+        return {
+            "unlearn": unlearned.record,
+            "per_type": per_type,
+            "fq_all_types": forget_quality(
+                verdicts(base, all_qs), verdicts(ev, all_qs), **boot
+            ).to_dict(),
+            "fq_multi_hop": forget_quality(
+                verdicts(base, multi_qs), verdicts(ev, multi_qs), **boot
+            ).to_dict(),
+            "retain": {
+                "n": len(retain),
+                "acc_base": accuracy(retain_b, **boot).to_dict(),
+                "acc_unlearned": accuracy(retain_u, **boot).to_dict(),
+            },
+            "utility": utility,
+            "s_suc": {t: len(ids) for t, ids in s_suc.items()},
+            "attacks": attacks_out,
+            "robustness": _robustness(attacks_out),
+        }
+
     @staticmethod
-    def context_facts(questions: list[Record], forget: list[Record], forget_keys: set[FactKey]) -> dict[str, list[dict[str, str]]]:  # fmt: skip
+    def context_facts(
+        questions: list[Record], forget_keys: set[FactKey]
+    ) -> dict[str, list[dict[str, str]]]:
         """For in-context attacks: known, non-forgotten SH facts about the same subject, per question id."""
         by_subject: dict[str, list[dict[str, str]]] = defaultdict(list)
         for q in questions:
             if q["type"] == "SH" and fact_key(q["target"]) not in forget_keys:
-                by_subject[q["target"]["subject"]].append({"question": q["question"], "answer": q["answer"]})
+                by_subject[q["target"]["subject"]].append(
+                    {"question": q["question"], "answer": q["answer"]}
+                )
         return {q["id"]: by_subject.get(q["target"]["subject"], [])[:3] for q in questions}
 
 
 def _robustness(attacks: dict[str, Any]) -> dict[str, Any]:
     values = [
-        a[k]["value"] for a in attacks.values() for k in ("rr_SH", "rr_MH") if a[k]["value"] is not None
+        a[k]["value"]
+        for a in attacks.values()
+        for k in ("rr_SH", "rr_MH")
+        if a[k]["value"] is not None
     ]
     if not values:
         return {"value": None, "undefined_reason": "no attack had successfully unlearned items"}

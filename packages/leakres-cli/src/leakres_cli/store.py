@@ -86,4 +86,6 @@ def check_writable_dir(path: Path) -> None:
         probe.write_text("ok")
         probe.unlink()
     except OSError as exc:
-        raise LeakresError(f"output directory {path} is not writable: {exc.strerror or exc}") from exc
+        raise LeakresError(
+            f"output directory {path} is not writable: {exc.strerror or exc}"
+        ) from exc

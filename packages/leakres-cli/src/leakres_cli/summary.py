@@ -46,21 +46,31 @@ def render(results: dict[str, Any]) -> str:
             pt = m["per_type"][t]
             rows.append([method, t, pt["n"], _pct(pt["acc_base"]), _pct(pt["acc_unlearned"]),
                          _pct(pt["fq"]), m["s_suc"].get(t, 0)])  # fmt: skip
-    parts += ["## Forget Quality", "", _table(["method", "type", "n", "Acc base", "Acc unlearned", "FQ", "|S_suc|"], rows), ""]  # fmt: skip
+    parts += ["## Forget Quality", "", _table(["method", "type", "n", "Acc base", "Acc unlearned", "FQ", "S_suc"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         for attack, a in m["attacks"].items():
-            rows.append([method, attack, _pct(a["rr_SH"]), a["rr_SH"]["n"], _pct(a["rr_MH"]), a["rr_MH"]["n"]])
+            rows.append(
+                [
+                    method,
+                    attack,
+                    _pct(a["rr_SH"]),
+                    a["rr_SH"]["n"],
+                    _pct(a["rr_MH"]),
+                    a["rr_MH"]["n"],
+                ]
+            )
     parts += ["## Recovery Rate (on S_suc)", "", _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         rec = m.get("unlearn") or {}
         rob = m["robustness"]["value"]
         rows.append([method, _pct(m["retain"]["acc_base"]), _pct(m["retain"]["acc_unlearned"]),
-                     "n/a" if rob is None else f"{100 * rob:.1f}",
+                     _pct(m["fq_all_types"]), "n/a" if rob is None else f"{100 * rob:.1f}",
+                     f"{_pct(m['utility']['ratio'])} ({m['utility']['source'].split(' (')[0]})",
                      "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning",
                      rec.get("steps", "?")])  # fmt: skip
-    parts += ["## Utility and robustness", "", _table(["method", "retain base", "retain unlearned", "robustness", "training", "steps"], rows), ""]  # fmt: skip
+    parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "", _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "utility", "training", "steps"], rows), ""]  # fmt: skip
     timings = results["timings_s"]
     parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip
     return "\n".join(parts)

@@ -11,7 +11,7 @@ from ..models import describe_models
 @click.command("list")
 def list_command() -> None:
     """List registered models, presets, unlearning methods, attacks and judges."""
-    from leak_metrics import list_judges
+    from leak_metrics import available_judges
     from recover_attacks import list_attacks
     from unlearn_zoo import list_unlearners
 
@@ -23,4 +23,4 @@ def list_command() -> None:
         click.echo(f"  {name:<24} {desc}")
     click.echo("Unlearning methods: " + ", ".join(list_unlearners()))
     click.echo("Recovery attacks:   " + ", ".join(list_attacks()))
-    click.echo("Judges:             " + ", ".join(list_judges()))
+    click.echo("Judges:             " + ", ".join(available_judges()))

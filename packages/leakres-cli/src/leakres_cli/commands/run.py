@@ -30,31 +30,82 @@ def _seed_everything(seed: int) -> None:
 
 
 @click.command("run")
-@click.option("--preset", default="smoke", show_default=True,
-              help=f"Named configuration: {', '.join(f'{k} ({v[0]})' for k, v in PRESETS.items())}.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("leakres-out"),
-              show_default=True, help="Output directory (results.json, summary.md, cells/ for resuming).")
-@click.option("--model", default=None, help="Registered model name, local directory, .gguf file or Hugging Face id "
-              "[preset default: smollm2-135m-instruct].")
-@click.option("--source", default=None, help="Knowledge source: builtin, mquake, triples [preset: builtin].")
-@click.option("--input", "source_path", default=None, help="Input file for --source mquake/triples.")
-@click.option("--types", default=None, help=f"Comma-separated question types from {','.join(ALL_TYPES)}.")
-@click.option("--methods", default=None, help="Comma-separated unlearning methods (see `leakres list`).")
-@click.option("--attacks", default=None, help="Comma-separated recovery attacks (see `leakres list`).")
+@click.option(
+    "--preset",
+    default="smoke",
+    show_default=True,
+    help=f"Named configuration: {', '.join(f'{k} ({v[0]})' for k, v in PRESETS.items())}.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leakres-out"),
+    show_default=True,
+    help="Output directory (results.json, summary.md, cells/ for resuming).",
+)
+@click.option(
+    "--model",
+    default=None,
+    help="Registered model name, local directory, .gguf file or Hugging Face id "
+    "[preset default: smollm2-135m-instruct].",
+)
+@click.option(
+    "--source", default=None, help="Knowledge source: builtin, mquake, triples [preset: builtin]."
+)
+@click.option(
+    "--input", "source_path", default=None, help="Input file for --source mquake/triples."
+)
+@click.option(
+    "--types", default=None, help=f"Comma-separated question types from {','.join(ALL_TYPES)}."
+)
+@click.option(
+    "--methods", default=None, help="Comma-separated unlearning methods (see `leakres list`)."
+)
+@click.option(
+    "--attacks", default=None, help="Comma-separated recovery attacks (see `leakres list`)."
+)
 @click.option("--n-forget", type=int, default=None, help="Number of facts to unlearn.")
 @click.option("--n-retain", type=int, default=None, help="Number of retain facts.")
-@click.option("--per-type", type=int, default=None, help="Questions built per type before selection.")
+@click.option(
+    "--per-type", type=int, default=None, help="Multi-hop questions built per type [preset: 40]."
+)
+@click.option(
+    "--sh-pool",
+    type=int,
+    default=None,
+    help="Single-hop questions asked to find facts the model knows [preset: 96].",
+)
 @click.option("--judge", default=None, help="Judge name (alias, llm).")
 @click.option("--seed", type=int, default=None, help="Global seed [preset: 0].")
 @click.option("--batch-size", type=int, default=None, help="Generation batch size [preset: 16].")
-@click.option("--set", "overrides", multiple=True, metavar="METHOD.FIELD=VALUE",
-              help="Override a method or attack hyperparameter, e.g. --set ga.lr=1e-5 --set probab.num_samples=10.")
-@click.option("--fresh", is_flag=True, help="Ignore finished cells in --out and recompute everything.")
+@click.option(
+    "--bbh-tasks",
+    default=None,
+    help="Comma-separated BIG-Bench-Hard tasks for the utility ratio, or 'all' [preset: off].",
+)
+@click.option(
+    "--bbh-limit", type=int, default=None, help="Examples per BBH task, 0 = all [preset: 5]."
+)
+@click.option(
+    "--bbh-cot/--no-bbh-cot", default=None, help="Chain-of-thought BBH prompts [preset: off]."
+)
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="METHOD.FIELD=VALUE",
+    help="Override a method or attack hyperparameter, e.g. --set ga.lr=1e-5 --set probab.num_samples=10.",
+)
+@click.option(
+    "--fresh", is_flag=True, help="Ignore finished cells in --out and recompute everything."
+)
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def run_command(preset: str, out_dir: Path, model: str | None, source: str | None, source_path: str | None,
                 types: str | None, methods: str | None, attacks: str | None, n_forget: int | None,
-                n_retain: int | None, per_type: int | None, judge: str | None, seed: int | None,
-                batch_size: int | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
+                n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None, seed: int | None,
+                batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
+                bbh_cot: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
     With no options it runs the `smoke` preset: single-hop and hypothetical-syllogism questions from the
@@ -66,7 +117,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     cfg = preset_config(
         preset, model=model, source=source, source_path=source_path, types=_split(types),
         methods=_split(methods), attacks=_split(attacks), n_forget=n_forget, n_retain=n_retain,
-        per_type=per_type, judge=judge, seed=seed, batch_size=batch_size,
+        per_type=per_type, sh_pool=sh_pool, judge=judge, seed=seed, batch_size=batch_size,
+        bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, bbh_cot=bbh_cot,
     )  # fmt: skip
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
     cfg.method_overrides, cfg.attack_overrides = method_over, attack_over
@@ -86,13 +138,18 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     from ..pipeline import Benchmark
     from ..summary import render
 
-    bench = Benchmark(cfg, out_dir, progress=not quiet, log=click.echo)
+    bench = Benchmark(cfg, out_dir, progress=not quiet)
     results = bench.run()
     write_json_atomic(out_dir / "results.json", results)
     text = render(results)
     write_text_atomic(out_dir / "summary.md", text)
+    from ..paper_report import write_paper_report
+
+    written = write_paper_report(results, out_dir)
     click.echo(text)
-    click.echo(f"Wrote {out_dir / 'results.json'} and {out_dir / 'summary.md'}")
+    click.echo(
+        f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and {len(written)} table/plot files"
+    )
 
 
 def _parse_value(raw: str) -> object:
