@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import torch
 from torch import nn
-from transformers import PrinterCallback, TrainingArguments, set_seed
+from transformers import PrinterCallback, ProgressCallback, TrainingArguments, set_seed
 
 from unlearn_zoo.config import UnlearnConfig, build_config, config_to_dict
 from unlearn_zoo.data import EncodedExample, PairedCollator, PairedDataset, encode_records
@@ -26,6 +26,13 @@ from unlearn_zoo.training import LossGuard, StopUnlearning, UnlearnTrainer
 
 RECORD_NAME = "unlearn_record.json"
 Example = Mapping[str, Any]
+
+
+class QuietProgressCallback(ProgressCallback):
+    """transformers' training progress bar without the per-step log lines."""
+
+    def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any) -> None:
+        return None
 
 
 @dataclass
@@ -216,7 +223,11 @@ class Unlearner:
                 loss_fn=self._loss_on_device,
                 guard=guard,
             )
-            if not progress:
+            if progress:
+                # Keep the bar but not a printed dict per step: the loss curve is in the record.
+                trainer.remove_callback(ProgressCallback)
+                trainer.add_callback(QuietProgressCallback())
+            else:
                 trainer.remove_callback(PrinterCallback)
             self._device = args.device
             try:
