@@ -316,7 +316,7 @@ class Benchmark:
         method: str,
         attack: str,
         targets: list[Record],
-        retain: list[Record],
+        relearn: list[dict[str, str]],
         context: dict[str, list[dict[str, str]]],
         get_unlearned: Callable[[], Any],
     ) -> dict[str, Any]:
@@ -337,7 +337,7 @@ class Benchmark:
                 tokenizer,
                 targets,
                 original_model=base_model,
-                relearn_data=[{"question": q["question"], "answer": q["answer"]} for q in retain],
+                relearn_data=relearn,
                 context_facts=context,
                 progress=self.progress,
             )
@@ -483,10 +483,11 @@ class Benchmark:
         all_qs = scored["SH"] + multi_qs
 
         suc_records = [by_id[i] for ids in s_suc.values() for i in ids]
+        relearn = self.relearn_data(retain, scored["SH"])
         attacks_out: dict[str, Any] = {}
         for attack in cfg.attacks:
             with self.timer.stage(f"{method}:attack:{attack}"):
-                res = self.attack(method, attack, suc_records, retain, context, unlearned)
+                res = self.attack(method, attack, suc_records, relearn, context, unlearned)
 
             def rr(ids: list[str], res: dict[str, Any] = res) -> dict[str, Any]:
                 return recovery_rate([res["recovered"][i] for i in ids], **boot).to_dict()
@@ -536,14 +537,35 @@ class Benchmark:
     def context_facts(
         questions: list[Record], forget_keys: set[FactKey]
     ) -> dict[str, list[dict[str, str]]]:
-        """For in-context attacks: known, non-forgotten SH facts about the same subject, per question id."""
-        by_subject: dict[str, list[dict[str, str]]] = defaultdict(list)
+        """For in-context attacks: up to 3 non-forgotten SH facts about the same subject, per question.
+
+        A related fact whose answer is the forgotten object would state the forgotten fact in other words
+        (recover-attacks rejects such context), so it is left out.
+        """
+        by_subject: dict[str, list[Record]] = defaultdict(list)
         for q in questions:
             if q["type"] == "SH" and fact_key(q["target"]) not in forget_keys:
-                by_subject[q["target"]["subject"]].append(
-                    {"question": q["question"], "answer": q["answer"]}
-                )
-        return {q["id"]: by_subject.get(q["target"]["subject"], [])[:3] for q in questions}
+                by_subject[q["target"]["subject"]].append(q)
+        context = {}
+        for q in questions:
+            forgotten_object = q["target"]["object"].casefold()
+            related = [
+                {"question": r["question"], "answer": r["answer"]}
+                for r in by_subject.get(q["target"]["subject"], [])
+                if r["answer"].casefold() != forgotten_object
+            ]
+            context[q["id"]] = related[:3]
+        return context
+
+    @staticmethod
+    def relearn_data(retain: list[Record], forget: list[Record]) -> list[dict[str, str]]:
+        """Retain facts for relearning, minus any that restate a forgotten (subject, object) pair."""
+        forgotten = {(f["target"]["subject"], f["target"]["object"].casefold()) for f in forget}
+        return [
+            {"question": q["question"], "answer": q["answer"]}
+            for q in retain
+            if (q["target"]["subject"], q["answer"].casefold()) not in forgotten
+        ]
 
 
 def _robustness(attacks: dict[str, Any]) -> dict[str, Any]:
