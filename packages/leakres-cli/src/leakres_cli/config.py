@@ -30,7 +30,11 @@ class RunConfig:
         methods: unlearning methods (unlearn-zoo names), one grid row each.
         method_overrides: per-method config overrides, e.g. ``{"ga": {"lr": 1e-5}}``.
         attacks: recovery attacks (recover-attacks names), run on S_suc of each method.
-        judge: leak-metrics judge name.
+        judge: leak-metrics judge name, or several comma-separated (``alias,llm``): the first scores every
+            metric; the others judge the same answers and their agreement with it (Cohen's kappa) is reported.
+        judge_model: model name for the ``llm`` judge (OpenAI-compatible endpoint).
+        judge_base_url: base URL of that endpoint; the API key comes from LEAK_METRICS_API_KEY or
+            OPENAI_API_KEY only, never from an option, and is never written to results.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
         batch_size: generation batch size.
         max_new_tokens: greedy/sampled answer length.
@@ -54,6 +58,8 @@ class RunConfig:
     attacks: tuple[str, ...] = ("probab",)
     attack_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     judge: str = "alias"
+    judge_model: str | None = None
+    judge_base_url: str | None = None
     seed: int = 0
     batch_size: int = 16
     max_new_tokens: int = 24

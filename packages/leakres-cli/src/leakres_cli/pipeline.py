@@ -6,6 +6,7 @@ and output directory reuses finished cells, so an interrupted grid resumes where
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import random
 import time
@@ -182,9 +183,9 @@ class Benchmark:
         self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
     ) -> list[bool | None]:
         """Per question: True if any response is judged correct, None if none could be judged."""
-        from leak_metrics import JudgeItem, get_judge
+        from leak_metrics import JudgeItem
 
-        judge = get_judge(self.cfg.judge)
+        judge = self.get_judge(self.judge_names[0])
         items, owners = [], []
         for i, (q, resp) in enumerate(zip(questions, responses, strict=True)):
             for r in resp:
@@ -211,6 +212,51 @@ class Benchmark:
             else:
                 out.append(False)
         return out
+
+    @property
+    def judge_names(self) -> list[str]:
+        return [n.strip() for n in self.cfg.judge.split(",") if n.strip()]
+
+    def get_judge(self, name: str) -> Any:
+        from leak_metrics import get_judge
+
+        if name != "llm":
+            return get_judge(name)
+        kwargs: dict[str, Any] = {"cache_dir": str(self.out_dir / "judge-cache")}
+        if self.cfg.judge_model:
+            kwargs["model"] = self.cfg.judge_model
+        if self.cfg.judge_base_url:
+            kwargs["base_url"] = self.cfg.judge_base_url
+        return get_judge(name, **kwargs)
+
+    def judge_agreement(
+        self, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Every extra judge re-judges the greedy answers; agreement with the primary judge (a cell)."""
+        cached = self.store.get("judges")
+        if cached is not None:
+            return cached
+        from leak_metrics import JudgeItem, agreement
+
+        items = [
+            JudgeItem(id=f"{cell}:{qid}", question=by_id[qid]["question"], answer=by_id[qid]["answer"],
+                      aliases=list(by_id[qid].get("answer_aliases", [])), response=response)
+            for cell, table in answer_cells.items()
+            for qid, response in table["answers"].items()
+        ]  # fmt: skip
+        primary_name, *others = self.judge_names
+        primary = self.get_judge(primary_name).judge(items)
+        payload: dict[str, Any] = {"primary": primary_name, "n_items": len(items), "agreement": {}}
+        for name in others:
+            judge = self.get_judge(name)
+            verdicts = judge.judge(items)
+            payload["agreement"][name] = {
+                **agreement(primary, verdicts),
+                "n_unjudged": sum(v.correct is None for v in verdicts),
+                "usage": _usage(judge),
+            }
+        self.store.put("judges", payload)
+        return payload
 
     def base_evaluation(self, questions: list[Record]) -> dict[str, Any]:
         """Ask the base model every SH question, pick forget/retain facts, then ask the multi-hop ones."""
@@ -422,6 +468,11 @@ class Benchmark:
             _advance(bar, f"{method} done")
         if bar is not None:
             bar.close()
+        judges = None
+        if len(self.judge_names) > 1:
+            cells = {"base": base, **{m: self.store.get(f"{m}/eval") for m in cfg.methods}}
+            with self.timer.stage("judge_agreement"):
+                judges = self.judge_agreement(by_id, cells)
 
         return {
             "leakres_version": metadata.version("leakres-cli"),
@@ -442,6 +493,7 @@ class Benchmark:
             "retain_facts": [q["target"] for q in retain],
             "scored_questions": {t: len(qs) for t, qs in scored.items()},
             "methods": methods_out,
+            "judges": judges,
             "timings_s": {**self.timer.timings, "total": round(time.perf_counter() - start, 3)},
         }
 
@@ -566,6 +618,12 @@ class Benchmark:
             for q in retain
             if (q["target"]["subject"], q["answer"].casefold()) not in forgotten
         ]
+
+
+def _usage(judge: Any) -> dict[str, Any]:
+    """An LLM judge's request/token counters (a dataclass) as a dict; {} for judges without usage."""
+    usage = getattr(judge, "usage", None)
+    return dataclasses.asdict(usage) if dataclasses.is_dataclass(usage) else {}
 
 
 def _robustness(attacks: dict[str, Any]) -> dict[str, Any]:

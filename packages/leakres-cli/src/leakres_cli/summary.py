@@ -71,6 +71,17 @@ def render(results: dict[str, Any]) -> str:
                      "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning",
                      rec.get("steps", "?")])  # fmt: skip
     parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "", _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "utility", "training", "steps"], rows), ""]  # fmt: skip
+    judges = results.get("judges")
+    if judges:
+        parts += ["## Judge agreement", ""]
+        for name, agr in judges["agreement"].items():
+            kappa = agr.get("cohen_kappa")
+            parts.append(
+                f"- `{name}` vs `{judges['primary']}`: Cohen's kappa "
+                f"{'n/a' if kappa is None else f'{kappa:.3f}'} on {agr['n']} answers, "
+                f"{len(agr['disagreements'])} disagreements, {agr['n_unjudged']} unjudged"
+            )
+        parts.append("")
     timings = results["timings_s"]
     parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip
     return "\n".join(parts)

@@ -76,7 +76,20 @@ def _seed_everything(seed: int) -> None:
     default=None,
     help="Single-hop questions asked to find facts the model knows [preset: 96].",
 )
-@click.option("--judge", default=None, help="Judge name (alias, llm).")
+@click.option(
+    "--judge",
+    default=None,
+    help="Judge, or several comma-separated (alias,llm): the first scores, the others report "
+    "agreement (Cohen's kappa) [preset: alias].",
+)
+@click.option(
+    "--judge-model", default=None, help="Model of the llm judge (OpenAI-compatible endpoint)."
+)
+@click.option(
+    "--judge-base-url",
+    default=None,
+    help="Endpoint of the llm judge; the key is read from LEAK_METRICS_API_KEY or OPENAI_API_KEY.",
+)
 @click.option("--seed", type=int, default=None, help="Global seed [preset: 0].")
 @click.option("--batch-size", type=int, default=None, help="Generation batch size [preset: 16].")
 @click.option(
@@ -103,7 +116,8 @@ def _seed_everything(seed: int) -> None:
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 def run_command(preset: str, out_dir: Path, model: str | None, source: str | None, source_path: str | None,
                 types: str | None, methods: str | None, attacks: str | None, n_forget: int | None,
-                n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None, seed: int | None,
+                n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None,
+                judge_model: str | None, judge_base_url: str | None, seed: int | None,
                 batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
                 bbh_cot: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
@@ -117,7 +131,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     cfg = preset_config(
         preset, model=model, source=source, source_path=source_path, types=_split(types),
         methods=_split(methods), attacks=_split(attacks), n_forget=n_forget, n_retain=n_retain,
-        per_type=per_type, sh_pool=sh_pool, judge=judge, seed=seed, batch_size=batch_size,
+        per_type=per_type, sh_pool=sh_pool, judge=judge, judge_model=judge_model,
+        judge_base_url=judge_base_url, seed=seed, batch_size=batch_size,
         bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, bbh_cot=bbh_cot,
     )  # fmt: skip
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
@@ -193,6 +208,10 @@ def _validate_names(cfg) -> None:
             except (KeyError, ValueError, TypeError) as exc:
                 raise LeakresError(str(exc).strip("'\"")) from exc
     try:
-        get_judge(cfg.judge)
+        for name in cfg.judge.split(","):
+            if name.strip() != "llm":  # the llm judge needs its endpoint, checked when it runs
+                get_judge(name.strip())
+            elif not cfg.judge_model:
+                raise LeakresError("--judge llm needs --judge-model (and usually --judge-base-url)")
     except (KeyError, ValueError, TypeError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
