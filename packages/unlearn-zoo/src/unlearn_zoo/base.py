@@ -243,6 +243,9 @@ class Unlearner:
             work = work.merge_and_unload()
         work = self.finalize(work, original)
         work.eval()
+        if getattr(getattr(work, "config", None), "use_cache", None) is False:
+            # Training turns the KV cache off; generation with the result should have it back.
+            work.config.use_cache = True
         for p in work.parameters():
             p.requires_grad_(False)
 

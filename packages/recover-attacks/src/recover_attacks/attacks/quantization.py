@@ -152,7 +152,28 @@ def bnb_quantize_model(model: Any, config: QuantizationConfig) -> tuple[Any, int
         model.hf_quantizer.remove_quantization_config(model)
     with tempfile.TemporaryDirectory(prefix="recover-attacks-quant-") as tmp:
         model.save_pretrained(tmp)
-        return _load_bnb(tmp, qconfig, config, str(model_device(model)))
+        qmodel, count = _load_bnb(tmp, qconfig, config, str(model_device(model)))
+    _check_nothing_dropped(model, qmodel)
+    return qmodel, count
+
+
+def _check_nothing_dropped(model: Any, qmodel: Any) -> None:
+    """Refuse to attack a different model than the one given.
+
+    The save/reload round trip keeps only what the architecture's config describes: modules added
+    around it (e.g. attention adapters of an unlearning method) would silently vanish, and the
+    "recovered" answers would be those of the original model.
+    """
+    reloaded = {name for name, _ in qmodel.named_parameters()}
+    # bitsandbytes keeps parameter names (weights become Params4bit/Int8Params under the same name).
+    extra = [name for name, _ in model.named_parameters() if name not in reloaded]
+    if extra:
+        shown = ", ".join(extra[:3]) + (" ..." if len(extra) > 3 else "")
+        raise RecoverAttacksError(
+            f"the model has {len(extra)} parameter(s) a plain from_pretrained reload drops ({shown}); "
+            "a bitsandbytes-quantized copy would not be this model. Use method='rtn4', which "
+            "quantizes the in-memory model's Linear layers, or merge the extra modules first"
+        )
 
 
 def _load_bnb(
