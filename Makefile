@@ -16,7 +16,6 @@ setup: $(STAMP)
 
 $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip -c constraints.txt
 	$(BIN)/python -m pip install -q -c constraints.txt \
 		-e "packages/kg-qgen[llm,local,test]" \
 		-e "packages/unlearn-zoo[gguf,test]" \
