@@ -30,9 +30,14 @@ $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 run: setup
 	$(BIN)/leakres run $(ARGS)
 
+# Each package's tests run in their own pytest process from the package directory, as `pip install`
+# users and tox run them: no fixture or module-name clashes across packages. All suites run even if
+# one fails; the exit status says whether any did.
 test: setup
-	$(BIN)/python -m pytest -q --import-mode=importlib -p no:cacheprovider \
-		$(foreach p,$(PKGS),packages/$(p)/tests) tests
+	@status=0; for dir in $(foreach p,$(PKGS),packages/$(p)) .; do \
+		echo "== tests of $$dir"; \
+		(cd $$dir && $(CURDIR)/$(BIN)/python -m pytest -q -p no:cacheprovider tests) || status=1; \
+	done; exit $$status
 
 lint: setup
 	$(BIN)/ruff check packages tests benchmarks

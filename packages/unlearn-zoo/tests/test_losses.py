@@ -7,10 +7,9 @@ from typing import Any
 
 import torch
 import torch.nn.functional as F
+from conftest import FORGET, RETAIN
 from unlearn_zoo import losses
 from unlearn_zoo.data import PairedCollator, PairedDataset, encode_records
-
-from .conftest import FORGET, RETAIN
 
 
 def _batch(tokenizer: Any, records: list[dict[str, Any]]) -> dict[str, torch.Tensor]:

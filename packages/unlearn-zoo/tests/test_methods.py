@@ -8,14 +8,13 @@ from typing import Any
 
 import pytest
 import torch
+from conftest import FAST, FORGET, RETAIN
 from transformers import AutoModelForCausalLM
 from unlearn_zoo import UnlearnError, get_unlearner, load_unlearned
 from unlearn_zoo.data import PairedCollator, encode_records
 from unlearn_zoo.losses import nll_loss, rmu_forget_loss
 from unlearn_zoo.methods.ga import GAUnlearner
 from unlearn_zoo.methods.tv import TVUnlearner
-
-from .conftest import FAST, FORGET, RETAIN
 
 
 def _state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
