@@ -55,14 +55,21 @@ DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
         },
         "tv": {"lr": 3e-5, "max_steps": 6, "batch_size": 8, "max_length": 96, "alpha": 1.0},
         "palu": {
-            "lr": 2e-6,
+            "lr": 5e-6,
             "lam": 10.0,
             "max_steps": 6,
             "batch_size": 8,
             "max_length": 96,
             "retain_weight": 1.0,
         },
-        "as": {"lr": 2e-2, "alpha": 0.9, "max_steps": 6, "batch_size": 8, "max_length": 96},
+        "as": {
+            "lr": 2e-2,
+            "alpha": 0.9,
+            "adapter_layers": (-4, -3, -2),
+            "max_steps": 6,
+            "batch_size": 8,
+            "max_length": 96,
+        },
     },
     "medium": {
         "ga": {"lr": 1e-5, "epochs": 3, "batch_size": 4},
