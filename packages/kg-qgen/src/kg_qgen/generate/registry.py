@@ -9,13 +9,12 @@ factory ``module:callable`` taking ``seed=`` and keyword options.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
 from kg_qgen.generate.base import QuestionGenerator
+from kg_qgen.plugins import available, resolve
 
 __all__ = ["available_generators", "get_generator", "register_generator"]
 
@@ -30,27 +29,14 @@ def register_generator(name: str, factory: str | Callable[..., QuestionGenerator
     _GENERATORS[name] = factory
 
 
-def _entry_points() -> dict[str, str]:
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
 def available_generators() -> list[str]:
-    return sorted(set(_GENERATORS) | set(_entry_points()))
+    return available(_GENERATORS, ENTRY_POINT_GROUP)
 
 
 def get_generator(name: str, seed: int = 0, **options: Any) -> QuestionGenerator:
     """Instantiate generator ``name`` with ``seed`` and options."""
-    if name not in _GENERATORS and name not in _entry_points():
+    if name not in available_generators():
         # the optional LLM package registers its generators on import
         with contextlib.suppress(ImportError):
             importlib.import_module("kg_qgen.llm")
-    factory = _GENERATORS.get(name) or _entry_points().get(name)
-    if factory is None:
-        known = available_generators()
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"unknown generator '{name}'{hint} Known: {', '.join(known)}")
-    if isinstance(factory, str):
-        module, _, attr = factory.partition(":")
-        factory = getattr(importlib.import_module(module), attr)
-    return factory(seed=seed, **options)
+    return resolve("generator", name, _GENERATORS, ENTRY_POINT_GROUP)(seed=seed, **options)

@@ -15,11 +15,10 @@ backends register through the entry point group ``leakres.llm_backends`` (value
 
 from __future__ import annotations
 
-import difflib
-import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
+
+from kg_qgen.plugins import available, resolve
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -96,26 +95,13 @@ class LLMBackend(Protocol):
     ) -> list[str]: ...
 
 
-def _entry_point_backends() -> dict[str, str]:
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
 def available_backends() -> list[str]:
-    return sorted(set(_BACKENDS) | set(_entry_point_backends()))
+    return available(_BACKENDS, ENTRY_POINT_GROUP)
 
 
 def get_backend(name: str) -> Callable[..., Any]:
     """The backend class registered under ``name``; unknown names get a did-you-mean error."""
-    target = _BACKENDS.get(name) or _entry_point_backends().get(name)
-    if target is None:
-        known = available_backends()
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"unknown LLM backend '{name}'{hint} Known: {', '.join(known)}")
-    if callable(target):
-        return target
-    module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return resolve("LLM backend", name, _BACKENDS, ENTRY_POINT_GROUP)
 
 
 def make_backend(name: str, **kwargs: Any) -> LLMBackend:

@@ -7,14 +7,12 @@ register through the entry point group ``leakres.kg_sources`` (value ``module:fu
 
 from __future__ import annotations
 
-import difflib
-import importlib
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.plugins import available, resolve
 
 __all__ = ["available_sources", "get_source", "load_source", "register_source"]
 
@@ -34,26 +32,13 @@ def register_source(name: str, loader: str | Callable[..., KnowledgeGraph]) -> N
     _SOURCES[name] = loader
 
 
-def _entry_point_sources() -> dict[str, str]:
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
 def available_sources() -> list[str]:
-    return sorted(set(_SOURCES) | set(_entry_point_sources()))
+    return available(_SOURCES, ENTRY_POINT_GROUP)
 
 
 def get_source(name: str) -> Callable[..., KnowledgeGraph]:
     """The loader for ``name``; unknown names get a did-you-mean error."""
-    loader = _SOURCES.get(name) or _entry_point_sources().get(name)
-    if loader is None:
-        known = available_sources()
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"unknown source '{name}'{hint} Known: {', '.join(known)}")
-    if callable(loader):
-        return loader
-    module, _, attr = loader.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return resolve("source", name, _SOURCES, ENTRY_POINT_GROUP)
 
 
 def load_source(name: str, path: str | Path | None = None, **kw: Any) -> KnowledgeGraph:
