@@ -14,9 +14,10 @@ REPO = Path(__file__).resolve().parents[1]
 def data_dir() -> Path:
     path = Path(os.environ.get("LEAKRES_DATA_DIR", REPO.parent / "shared" / "data"))
     if not (path / "mquake").is_dir():
-        pytest.fail(
-            f"real data not found at {path}; set LEAKRES_DATA_DIR to the shared data folder"
-        )
+        reason = f"not run: data absent (real data not found at {path}; set LEAKRES_DATA_DIR)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{reason}; CI=true requires the real data")
+        pytest.skip(reason)
     return path
 
 

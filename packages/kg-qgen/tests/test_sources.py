@@ -1,5 +1,4 @@
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -9,10 +8,6 @@ from kg_qgen.sources.registry import get_source
 from kg_qgen.sources.relations import load_relation_labels
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-DATA = Path(
-    os.environ.get("LEAKRES_DATA_DIR")
-    or Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
-)
 
 
 def test_triples_jsonl_with_ids_aliases_and_labels(tmp_path):
@@ -69,11 +64,8 @@ def test_triples_csv(tmp_path):
     assert g.aliases("b") == ("Bee", "B.")
 
 
-def test_wikidata_relation_file_real():
-    path = DATA / "wikidata_relations" / "relation.json"
-    if not path.is_file():
-        pytest.fail(f"shared relation labels not found at {path}")
-    labels = load_relation_labels(path)
+def test_wikidata_relation_file_real(wikidata_relations):
+    labels = load_relation_labels(wikidata_relations)
     assert labels["P27"] == "country of citizenship" and len(labels) > 10000
 
 
