@@ -17,7 +17,7 @@ setup: $(STAMP)
 $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt \
-		-e "packages/kg-qgen[llm,local,test]" \
+		-e "packages/kg-qgen[llm,local,review,test]" \
 		-e "packages/unlearn-zoo[gguf,test]" \
 		-e "packages/recover-attacks[quant,gguf,test]" \
 		-e "packages/leak-metrics[llm,local,test]" \
