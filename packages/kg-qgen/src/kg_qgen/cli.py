@@ -1,4 +1,4 @@
-"""``kg-qgen`` command line: ``build`` and ``stats``.
+"""``kg-qgen`` command line: ``build``, ``stats``, ``review`` and ``score``.
 
 Every option can also be set through an environment variable ``KG_QGEN_<COMMAND>_<OPTION>``
 (click ``auto_envvar_prefix="KG_QGEN"``), e.g. ``KG_QGEN_BUILD_PER_TYPE=50``.
@@ -184,6 +184,14 @@ def _read_jsonl(path: Path) -> list[dict]:
                     f"malformed JSON: {err.msg}", path=str(path), line=n
                 ) from err
     return rows
+
+
+# Commands that live in their own subpackages (their heavy imports stay inside the commands).
+from kg_qgen.quality.cli import score_command  # noqa: E402
+from kg_qgen.review.cli import review_command  # noqa: E402
+
+cli.add_command(review_command)
+cli.add_command(score_command)
 
 
 def main(argv: list[str] | None = None) -> None:
