@@ -37,14 +37,17 @@ def test_annotate_three_items_reload_and_summary(tmp_path: Path):
         page.goto(url + "/")
         page.fill("#annotator", "alice")
         page.click("button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/item/0$"))
         saved = re.compile(r"^saved at ")
+        ready = page.locator("html[data-review-ready=true]")  # key handlers attached
+        expect(page).to_have_url(re.compile(r"/item/0$"))
+        expect(ready).to_have_count(1)
 
         page.keyboard.press("y")  # item 0: yes
         expect(page.locator("#status")).to_have_text(saved)
         expect(page.locator("#progress-text")).to_have_text(f"1 / {len(ids)} judged")
         page.keyboard.press("j")
         expect(page).to_have_url(re.compile(r"/item/1$"))
+        expect(ready).to_have_count(1)
 
         page.keyboard.press("n")  # item 1: no, flagged leak, with a comment
         page.keyboard.press("l")
@@ -54,10 +57,12 @@ def test_annotate_three_items_reload_and_summary(tmp_path: Path):
         expect(page.locator("#status")).to_have_text(saved)
         page.keyboard.press("j")
         expect(page).to_have_url(re.compile(r"/item/2$"))
+        expect(ready).to_have_count(1)
 
         page.click("#btn-yes")  # item 2: yes, by mouse
         expect(page.locator("#status")).to_have_text(saved)
         page.reload()  # what the page shows now comes from the database
+        expect(ready).to_have_count(1)
         expect(page.locator("#btn-yes")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#btn-no")).to_have_attribute("aria-pressed", "false")
         if os.environ.get("LEAKRES_UPDATE_SCREENSHOTS") == "1":
@@ -65,6 +70,7 @@ def test_annotate_three_items_reload_and_summary(tmp_path: Path):
             page.screenshot(path=str(DOCS_IMG / "review-item.png"), full_page=True)
         page.keyboard.press("k")
         expect(page).to_have_url(re.compile(r"/item/1$"))
+        expect(ready).to_have_count(1)
         expect(page.locator("#btn-no")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#flag-leak")).to_be_checked()
         expect(page.locator("#comment")).to_have_value("the question names the bridge")

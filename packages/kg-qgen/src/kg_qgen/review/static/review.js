@@ -123,4 +123,5 @@
     if (action) { ev.preventDefault(); action(); }
   });
   render();
+  document.documentElement.dataset.reviewReady = "true";  // for automated browsers: handlers are live
 })();
