@@ -95,3 +95,16 @@ def serve(app: Any) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def save_screenshot(page: Any, path: Path, **kwargs: Any) -> None:
+    """A README screenshot, reduced to a 128-colour palette when Pillow is there (about 3x smaller)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), **kwargs)
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)

@@ -17,7 +17,7 @@ pytest.importorskip("flask", reason="not run: the review app needs Flask (kg-qge
 
 from kg_qgen.review.app import create_app
 from kg_qgen.review.session import ReviewSession
-from review_support import browser_context, build_set, chromium_path, serve
+from review_support import browser_context, build_set, chromium_path, save_screenshot, serve
 
 DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 
@@ -66,8 +66,7 @@ def test_annotate_three_items_reload_and_summary(tmp_path: Path):
         expect(page.locator("#btn-yes")).to_have_attribute("aria-pressed", "true")
         expect(page.locator("#btn-no")).to_have_attribute("aria-pressed", "false")
         if os.environ.get("LEAKRES_UPDATE_SCREENSHOTS") == "1":
-            DOCS_IMG.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(DOCS_IMG / "review-item.png"), full_page=True)
+            save_screenshot(page, DOCS_IMG / "review-item.png", full_page=True)
         page.keyboard.press("k")
         expect(page).to_have_url(re.compile(r"/item/1$"))
         expect(ready).to_have_count(1)

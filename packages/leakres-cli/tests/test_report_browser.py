@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from leakres_cli.report import write_report
-from report_support import FIXTURE_RUN, browser_context, chromium_path, copy_run
+from report_support import FIXTURE_RUN, browser_context, chromium_path, copy_run, save_screenshot
 
 DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 
@@ -50,11 +50,7 @@ def test_report_loads_offline_without_console_errors(tmp_path: Path):
         svg_boxes = [page.locator("svg").nth(i).bounding_box() for i in range(4)]
         assert all(b and b["width"] > 50 and b["height"] > 30 for b in svg_boxes)  # charts render
         if os.environ.get("LEAKRES_UPDATE_SCREENSHOTS") == "1":
-            DOCS_IMG.mkdir(parents=True, exist_ok=True)
-            page.screenshot(
-                path=str(DOCS_IMG / "report.png"),
-                clip={"x": 0, "y": 0, "width": 1300, "height": 1500},
-                full_page=True,
-            )
+            clip = {"x": 0, "y": 0, "width": 1300, "height": 1500}
+            save_screenshot(page, DOCS_IMG / "report.png", full_page=True, clip=clip)
     assert problems == [], problems
     assert requests == [path.as_uri()]  # the page itself and nothing else

@@ -123,5 +123,6 @@
     if (action) { ev.preventDefault(); action(); }
   });
   render();
+  if (state.updated_at) setStatus("saved at " + new Date(state.updated_at).toLocaleTimeString(), "saved");
   document.documentElement.dataset.reviewReady = "true";  // for automated browsers: handlers are live
 })();
