@@ -114,6 +114,8 @@ def test_two_annotators_results_and_exports(client, session: ReviewSession):
     first = summary["per_type"][0]  # SH: item 0 yes/yes, item 1 no/no
     assert (first["type"], first["validity"], first["n_verdicts"]) == ("SH", 0.5, 4)
     assert f"{summary['score']:.1f}" in html and "Fleiss" in html
+    notes = html.split('id="notes"')[1].split("</table>")[0]  # flagged / commented items
+    assert ">hm<" in notes and "ambiguous" in notes and notes.count("<tr>") == 2  # header + bob's
     rows = list(
         csv.DictReader(io.StringIO(client.get("/export/annotations.csv").get_data(as_text=True)))
     )

@@ -189,8 +189,10 @@ def create_app(session: ReviewSession) -> Flask:
     @app.get("/results")
     def results() -> Any:
         summary = session.summary()
+        notes = [(a, by_id[a.item_id]) for a in session.store.annotations() if a.comment or a.flags]
         return render_template(
             "results.html",
+            notes=notes,
             annotator=annotator(),
             s=summary,
             rules=LOGIC_RULES,
