@@ -150,3 +150,26 @@ def test_cli_summary_json_and_exports(built: Path, tmp_path: Path, session: Revi
     other = run_cli("review", str(built), "--db", db, "--per-type", "3", "--port", "0")
     assert other.returncode == 2 and "--per-type 2 --seed 0" in other.stderr
     assert len(other.stderr.strip().splitlines()) == 1  # one line, no traceback
+
+
+def test_cli_serves_on_loopback_and_stops_cleanly(built: Path, tmp_path: Path):
+    """`kg-qgen review DIR --port 0` binds 127.0.0.1 on a free port, serves, and Ctrl-C stops it."""
+    import signal
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kg_qgen.cli", "review", str(built), "--port", "0",
+         "--per-type", "2", "--db", str(tmp_path / "r.sqlite")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        first = proc.stdout.readline()
+        assert "14 items (drew a new sample, --per-type 2 --seed 0)" in first
+        url = proc.stdout.readline().split()[1]
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url, timeout=30) as resp:
+            assert resp.status == 200 and b"Your name" in resp.read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
