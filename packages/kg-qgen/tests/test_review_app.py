@@ -173,3 +173,45 @@ def test_cli_serves_on_loopback_and_stops_cleanly(built: Path, tmp_path: Path):
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
+
+
+def test_several_annotators_save_at_once_over_http(session: ReviewSession):
+    """Four annotators PUT every item at the same time against the threaded server; each request
+    opens its own SQLite connection, and nothing is lost or refused."""
+    import threading
+    import urllib.request
+
+    from review_support import serve
+
+    items = [s.item_id for s in session.sample]
+    failures: list[str] = []
+
+    def annotate(base: str, name: str) -> None:
+        for k, item in enumerate(items):
+            req = urllib.request.Request(
+                f"{base}/api/annotations/{item}",
+                data=json.dumps({"verdict": (k + len(name)) % 2 == 0, "comment": name}).encode(),
+                method="PUT",
+                headers={
+                    "Content-Type": "application/json",
+                    "Cookie": f"{ANNOTATOR_COOKIE}={name}",
+                },
+            )
+            with urllib.request.urlopen(req, timeout=60) as resp:
+                if resp.status != 200:
+                    failures.append(f"{name} {item}: {resp.status}")
+
+    with serve(create_app(session)) as base:
+        threads = [
+            threading.Thread(target=annotate, args=(base, n)) for n in ("ann", "bob", "cy", "dora")
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+    assert failures == []
+    anns = session.store.annotations()
+    assert len(anns) == 4 * len(items) and session.store.history_count() == 4 * len(items)
+    assert all(a.comment == a.annotator for a in anns)
+    summary = session.summary()
+    assert summary.kappa.n_items == len(items) and summary.overall.n_verdicts == 4 * len(items)
