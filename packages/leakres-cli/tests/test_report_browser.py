@@ -19,7 +19,7 @@ def test_report_loads_offline_without_console_errors(tmp_path: Path):
     chromium_path()
     from playwright.sync_api import expect
 
-    path = write_report([copy_run(tmp_path / "run")])
+    path = write_report([copy_run(tmp_path / "smoke")])
     base = json.loads((FIXTURE_RUN / "cells" / "base.json").read_text())["payload"]
     n = len(base["forget_ids"] + base["multi_hop_ids"] + base["retain_ids"])
     n_hs = sum(i.startswith("HS") for i in base["multi_hop_ids"])
@@ -50,6 +50,7 @@ def test_report_loads_offline_without_console_errors(tmp_path: Path):
         svg_boxes = [page.locator("svg").nth(i).bounding_box() for i in range(4)]
         assert all(b and b["width"] > 50 and b["height"] > 30 for b in svg_boxes)  # charts render
         if os.environ.get("LEAKRES_UPDATE_SCREENSHOTS") == "1":
+            page.evaluate("window.scrollTo(0, 0)")  # the sticky header back on top
             clip = {"x": 0, "y": 0, "width": 1300, "height": 1500}
             save_screenshot(page, DOCS_IMG / "report.png", full_page=True, clip=clip)
     assert problems == [], problems
