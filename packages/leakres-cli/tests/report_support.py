@@ -18,6 +18,9 @@ from typing import Any
 import pytest
 
 FIXTURE_RUN = Path(__file__).resolve().parent / "fixtures" / "run-smoke"
+FIXTURE_MULTI = (
+    Path(__file__).resolve().parent / "fixtures" / "run-types-ga-npo"
+)  # 2 methods, 2 attacks
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -30,9 +33,9 @@ CHROMIUM_FLAGS = [
 ]
 
 
-def copy_run(dest: Path) -> Path:
-    """A writable copy of the fixture run directory."""
-    shutil.copytree(FIXTURE_RUN, dest)
+def copy_run(dest: Path, fixture: Path = FIXTURE_RUN) -> Path:
+    """A writable copy of a fixture run directory."""
+    shutil.copytree(fixture, dest)
     return dest
 
 

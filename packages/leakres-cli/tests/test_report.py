@@ -12,7 +12,7 @@ from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
 from leakres_cli.report import load_run, render_report, write_report
 from markupsafe import escape
-from report_support import FIXTURE_RUN, copy_run
+from report_support import FIXTURE_MULTI, FIXTURE_RUN, copy_run
 
 
 def _results(run: Path) -> dict:
@@ -204,3 +204,40 @@ def test_leakres_run_writes_the_report_at_the_end(tmp_path: Path, monkeypatch):
     assert f"Wrote {out / 'report.html'}" in result.output
     html = (out / "report.html").read_text()
     assert "Per-question drill-down" in html and "written by another configuration" not in html
+
+
+def test_multi_method_run_with_undefined_metrics(tmp_path: Path):
+    """A real 7-type, GA+NPO, 2-attack run where many metrics are undefined (small n, empty S_suc)."""
+    run = copy_run(tmp_path / "multi", FIXTURE_MULTI)
+    html = write_report([run]).read_text()
+    r = _results(run)
+    assert list(r["methods"]) == ["ga", "npo"]
+    for t in ("SH", "HS", "MP", "LL", "CC", "DS", "MT"):
+        assert f"<th>{t}</th>" in html
+    mp = r["methods"]["ga"]["per_type"]["MP"]["fq"]
+    assert mp["value"] is None and mp["undefined_reason"]
+    assert f"n/a: {escape(mp['undefined_reason'])}" in html  # the reason is in the tooltip
+    rr = r["methods"]["ga"]["attacks"]["probab"]["rr_SH"]
+    assert rr["value"] is None and f"n/a: {escape(rr['undefined_reason'])}" in html
+    assert (
+        html.count("<title>ga</title></path>") == 1 and html.count("<title>npo</title></path>") == 1
+    )
+    # attack columns: 2 methods x 2 attacks; only S_suc items were attacked (the rest show –)
+    assert html.count(">npo: probab</th>") == 1 and html.count(">ga: focus_on_key</th>") == 1
+    attacked = sum(len(_cell(run, f"{m}/attack-{a}")["payload"]["recovered"])
+                   for m in ("ga", "npo") for a in ("probab", "focus_on_key"))  # fmt: skip
+    base = _cell(run, "base")["payload"]
+    rows = len(base["forget_ids"] + base["multi_hop_ids"] + base["retain_ids"])
+    assert attacked >= 1  # NPO had one successfully unlearned item
+    not_attacked = 'title="not attacked: only successfully unlearned items (S_suc) are"'
+    assert html.count(not_attacked) == 4 * rows - attacked
+
+
+def test_comparing_two_real_runs(tmp_path: Path):
+    a, b = copy_run(tmp_path / "smoke"), copy_run(tmp_path / "types", FIXTURE_MULTI)
+    html = write_report([a, b], tmp_path / "both.html").read_text()
+    table = html.split('id="comparison-table"')[1].split("</table>")[0]
+    assert table.count("<tr><td><a href=") == 3  # smoke/ga, types/ga, types/npo
+    for t in ("SH", "HS", "MP", "LL", "CC", "DS", "MT"):
+        assert f"<th>FQ {t}</th>" in table
+    assert "smoke / ga" in html and "types / npo" in html  # the radar legend

@@ -10,7 +10,14 @@ import os
 from pathlib import Path
 
 from leakres_cli.report import write_report
-from report_support import FIXTURE_RUN, browser_context, chromium_path, copy_run, save_screenshot
+from report_support import (
+    FIXTURE_MULTI,
+    FIXTURE_RUN,
+    browser_context,
+    chromium_path,
+    copy_run,
+    save_screenshot,
+)
 
 DOCS_IMG = Path(__file__).resolve().parents[3] / "docs" / "img"
 
@@ -55,3 +62,25 @@ def test_report_loads_offline_without_console_errors(tmp_path: Path):
             save_screenshot(page, DOCS_IMG / "report.png", full_page=True, clip=clip)
     assert problems == [], problems
     assert requests == [path.as_uri()]  # the page itself and nothing else
+
+
+def test_comparison_page_of_two_real_runs_loads_cleanly(tmp_path: Path):
+    chromium_path()
+    from playwright.sync_api import expect
+
+    runs = [copy_run(tmp_path / "smoke"), copy_run(tmp_path / "types", FIXTURE_MULTI)]
+    path = write_report(runs, tmp_path / "compare.html")
+    problems: list[str] = []
+    with browser_context() as ctx:
+        page = ctx.new_page()
+        page.on(
+            "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+        )
+        page.on("pageerror", lambda err: problems.append(str(err)))
+        page.goto(path.as_uri())
+        expect(page.locator("#comparison-table tbody tr")).to_have_count(3)
+        expect(page.locator("section.run")).to_have_count(2)
+        expect(page.locator(".filters .count")).to_have_count(2)  # one drill-down per run
+        page.click("header a[href='#run-1']")
+        expect(page.locator("#run-1 h1")).to_be_in_viewport()
+    assert problems == [], problems

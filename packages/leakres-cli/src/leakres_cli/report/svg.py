@@ -202,13 +202,17 @@ def radar(
             )
     lowest = max(point(k, 1.0 + 0.16 * span)[1] for k in range(len(axes)))
     legend_y = lowest + 30
-    for idx, (name, _) in enumerate(series):
-        lx, ly = 10 + (idx % 3) * 120, legend_y + 18 * (idx // 3)
+    lx, ly = 10.0, legend_y
+    for idx, (name, _) in enumerate(series):  # flow layout: long names take the room they need
+        item_w = 14 + 7 * len(name) + 16
+        if lx > 10 and lx + item_w > size - 6:
+            lx, ly = 10.0, ly + 18
         parts.append(
-            f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{PALETTE[idx % len(PALETTE)]}"/>'
+            f'<rect x="{lx:.0f}" y="{ly - 9:.0f}" width="10" height="10" fill="{PALETTE[idx % len(PALETTE)]}"/>'
         )
-        parts.append(f'<text x="{lx + 14}" y="{ly}">{escape(name)}</text>')
-    height = legend_y + 18 * math.ceil(len(series) / 3) + 4
+        parts.append(f'<text x="{lx + 14:.0f}" y="{ly:.0f}">{escape(name)}</text>')
+        lx += item_w
+    height = ly + 10
     return _svg(size, height, "".join(parts), label)
 
 
