@@ -89,7 +89,10 @@ def test_custom_check_and_generator_plug_in(mini_kb):
         def generate(self, matches, graph):
             return [
                 kg_qgen.make_record(
-                    m, graph, f"Q{i} ABOUT {graph.label(m.target.subject)}?", f"{m.type}-{i}"
+                    m,
+                    graph,
+                    f"Question {i} ABOUT {graph.label(m.target.subject)}?",
+                    f"{m.type}-{i}",
                 )
                 for i, m in enumerate(matches)
             ]

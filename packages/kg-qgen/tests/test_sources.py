@@ -101,8 +101,13 @@ def test_triples_strict_unknown_relation(tmp_path):
         '{"subject": "a", "relation": "P27", "object": "b"}\n'
         '{"subject": "a", "relation": "P99999", "object": "c"}\n'
     )
-    with pytest.raises(KgQgenInputError, match=r"line 2, field 'relation': unknown relation id"):
+    with pytest.raises(
+        KgQgenInputError, match=r"line 2, field 'relation': relation 'P99999' has no"
+    ):
         load_source("triples", p, relations_file=labels, strict=True)
+    # strict needs no relations file: kg-qgen's shipped Wikidata labels are consulted
+    with pytest.raises(KgQgenInputError, match="has no label"):
+        load_source("triples", p, strict=True)
     g = load_source("triples", p, relations_file=labels)  # lenient: label = the id
     assert g.relation_label("P99999") == "P99999"
 

@@ -7,8 +7,10 @@ otherwise a slug of it), ``relation_label``, ``subject_aliases`` / ``object_alia
 list, or in CSV a ``|``-separated string).
 
 Relation labels: ``relation_label`` if given; else, for a Wikidata id, the label from
-``relations_file`` (see :mod:`kg_qgen.sources.relations`); else the ``relation`` text. With
-``strict=True`` a Wikidata id missing from ``relations_file`` is an error.
+``relations_file`` (see :mod:`kg_qgen.sources.relations`), else kg-qgen's shipped Wikidata label
+(:func:`kg_qgen.semantics.relations.shipped_relation_labels`); else, for any other relation, the
+``relation`` text. A Wikidata id with no label anywhere keeps the id as its name, and ``build``
+turns its questions into ``relation_label`` rejects; with ``strict=True`` it is an error here.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.graph import KnowledgeGraph, slugify
+from kg_qgen.semantics.relations import shipped_relation_labels
 from kg_qgen.sources.relations import WIKIDATA_PID, load_relation_labels
 
 __all__ = ["load_triples"]
@@ -92,18 +95,20 @@ def load_triples(
             r_text if WIKIDATA_PID.match(r_text) else slugify(r_text)
         )
         rel_label = (rec.get("relation_label") or "").strip()
-        if not rel_label:
-            if WIKIDATA_PID.match(rel_id) and rel_id in labels:
-                rel_label = labels[rel_id]
-            elif WIKIDATA_PID.match(rel_id) and strict and relations_file:
+        if not rel_label and WIKIDATA_PID.match(rel_id):
+            rel_label = labels.get(rel_id) or shipped_relation_labels().get(rel_id, "")
+            if not rel_label and strict:
+                where = f"{relations_file} nor " if relations_file else ""
                 raise KgQgenInputError(
-                    f"unknown relation id {rel_id!r} (not in {relations_file})",
+                    f"relation {rel_id!r} has no label (not in {where}kg-qgen's shipped "
+                    "Wikidata labels); add a relation_label or use --relations-file",
                     path=str(path),
                     line=line,
                     field="relation_id" if rec.get("relation_id") else "relation",
                 )
-            else:
-                rel_label = r_text
+            rel_label = rel_label or rel_id  # no label: its questions become rejects
+        elif not rel_label:
+            rel_label = r_text
         s_id = (rec.get("subject_id") or "").strip() or slugify(s_label)
         o_id = (rec.get("object_id") or "").strip() or slugify(o_label)
         kg.add_relation(rel_id, rel_label)
