@@ -137,7 +137,7 @@ def test_save_round_trip_and_files(mini_kb, tmp_path):
     sh = [q for q in result.questions if q["type"] == "SH"]
     assert len(forget) + len(retain) == len(sh) and abs(len(forget) - len(retain)) <= 1
     assert {f["sh_id"] for f in forget}.isdisjoint({f["sh_id"] for f in retain})
-    with pytest.raises(FileExistsError):
+    with pytest.raises(kg_qgen.KgQgenInputError, match="exists; pass overwrite=True"):
         save(result, out)
     save(result, out, overwrite=True)
 

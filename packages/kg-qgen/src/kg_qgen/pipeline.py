@@ -29,7 +29,9 @@ from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
 
-__all__ = ["BuildConfig", "BuildResult", "build", "save"]
+__all__ = ["MANIFEST_FORMAT", "BuildConfig", "BuildResult", "build", "check_out_dir", "save"]
+
+MANIFEST_FORMAT = "kg-qgen/1"
 
 
 @dataclass
@@ -366,6 +368,51 @@ def _write_jsonl(path: Path, rows: Sequence[dict]) -> None:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
+def is_kgqgen_output(path: Path) -> bool:
+    """Whether ``path`` is a folder written by :func:`save` (its manifest says so)."""
+    manifest = path / "manifest.json"
+    if not path.is_dir() or not manifest.is_file():
+        return False
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT
+
+
+def check_out_dir(out_dir: str | Path, overwrite: bool = False) -> Path:
+    """Refuse an output path before any work is done (and again when saving).
+
+    An existing path is replaced only with ``overwrite`` AND when it is a previous kg-qgen output
+    (a folder whose ``manifest.json`` has ``"format": "kg-qgen/1"``): a file, or a folder of
+    anything else (notes, the input itself), is never deleted. The parent folder must be
+    writable. Every refusal is a one-line :class:`KgQgenInputError`.
+    """
+    out = Path(out_dir)
+    if out.exists() or out.is_symlink():
+        if not overwrite:
+            raise KgQgenInputError(
+                "exists; pass overwrite=True (CLI: --overwrite) to replace a previous kg-qgen "
+                "output",
+                path=str(out),
+            )
+        if out.is_symlink() or not is_kgqgen_output(out):
+            raise KgQgenInputError(
+                "exists and is not a previous kg-qgen output (no kg-qgen manifest.json); "
+                "refusing to replace it",
+                path=str(out),
+            )
+    parent = out.parent
+    probe = parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise KgQgenInputError(
+            f"cannot write here ({probe} is not a writable folder)", path=str(out)
+        )
+    return out
+
+
 def save(
     result: BuildResult,
     out_dir: str | Path,
@@ -384,11 +431,12 @@ def save(
     import datasets  # heavy import, only when saving
     from datasets import Dataset, DatasetDict
 
-    out = Path(out_dir)
-    if out.exists() and not overwrite:
-        raise FileExistsError(f"{out} exists; pass overwrite=True (CLI: --overwrite)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    out = check_out_dir(out_dir, overwrite)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as err:
+        raise KgQgenInputError(f"cannot write here: {err.strerror or err}", path=str(out)) from err
     try:
         _write_jsonl(tmp / "questions.jsonl", result.questions)
         _write_jsonl(tmp / "rejects.jsonl", result.rejects)
@@ -417,7 +465,7 @@ def save(
                 datasets.enable_progress_bars()
         files.append("hf/")
         manifest = {
-            "format": "kg-qgen/1",
+            "format": MANIFEST_FORMAT,
             "n_questions": len(result.questions),
             "n_rejects": len(result.rejects),
             "counts": result.counts,
@@ -433,6 +481,10 @@ def save(
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
         if out.exists():  # overwrite: move the old one aside first, delete it only at the end
+            if not is_kgqgen_output(out):  # re-checked: it may have changed since the start
+                raise KgQgenInputError(
+                    "is no longer a previous kg-qgen output; refusing to replace it", path=str(out)
+                )
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.replace(out, old / "d")
             os.replace(tmp, out)
