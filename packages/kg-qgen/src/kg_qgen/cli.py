@@ -24,7 +24,8 @@ import click
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build as build_dataset
-from kg_qgen.pipeline import save
+from kg_qgen.pipeline import check_out_dir, save
+from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
 from kg_qgen.stats import dataset_stats
 
@@ -105,6 +106,7 @@ def build_cmd(
     from kg_qgen.match.index import MatchConfig
 
     type_list = _parse_types(types)
+    check_out_dir(out_dir, overwrite)  # before any work: never replace what is not ours
     hooks: dict[str, Any] = {}
     if generator == "llm" and "llm_generate" in llm:
         llm["llm_generate"] = True  # --generator llm is --llm-generate
@@ -206,10 +208,7 @@ def verify_cmd(
         raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
     if input_path is None and source != "builtin":
         raise click.UsageError(f"--input is required for --source {source}")
-    questions = _read_jsonl(qpath)
-    for n, q in enumerate(questions, start=1):
-        if not isinstance(q, dict):
-            raise KgQgenInputError("expected a JSON object", path=str(qpath), line=n)
+    questions = read_records(qpath)
     kw: dict[str, Any] = {}
     if source == "triples":
         kw["relations_file"] = relations_file
@@ -239,11 +238,11 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
     qpath = directory / "questions.jsonl"
     if not qpath.is_file():
         raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
-    questions = _read_jsonl(qpath)
+    questions = read_records(qpath, require=("type", "question", "answer"))
     report = {"generated": dataset_stats(questions, sample=sample, seed=seed)}
     spath = directory / "source_questions.jsonl"
     if spath.is_file():
-        src = _read_jsonl(spath)
+        src = read_records(spath, require=("question", "answer"))
         for q in src:
             q.setdefault("type", "source")
         report["source"] = dataset_stats(src, sample=sample, seed=seed)["all"]
@@ -265,19 +264,8 @@ def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
-def _read_jsonl(path: Path) -> list[dict]:
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise KgQgenInputError(
-                    f"malformed JSON: {err.msg}", path=str(path), line=n
-                ) from err
-    return rows
+# kept for code that reads JSONL through the CLI module: one reader for every command
+_read_jsonl = read_records
 
 
 def main(argv: list[str] | None = None) -> None:
