@@ -89,7 +89,10 @@ def test_custom_check_and_generator_plug_in(mini_kb):
         def generate(self, matches, graph):
             return [
                 kg_qgen.make_record(
-                    m, graph, f"Q{i} ABOUT {graph.label(m.target.subject)}?", f"{m.type}-{i}"
+                    m,
+                    graph,
+                    f"Question {i} ABOUT {graph.label(m.target.subject)}?",
+                    f"{m.type}-{i}",
                 )
                 for i, m in enumerate(matches)
             ]
@@ -134,7 +137,7 @@ def test_save_round_trip_and_files(mini_kb, tmp_path):
     sh = [q for q in result.questions if q["type"] == "SH"]
     assert len(forget) + len(retain) == len(sh) and abs(len(forget) - len(retain)) <= 1
     assert {f["sh_id"] for f in forget}.isdisjoint({f["sh_id"] for f in retain})
-    with pytest.raises(FileExistsError):
+    with pytest.raises(kg_qgen.KgQgenInputError, match="exists; pass overwrite=True"):
         save(result, out)
     save(result, out, overwrite=True)
 

@@ -75,6 +75,7 @@ def test_checks_return_rejects_with_reasons():
         "bridge": None,
         "target": {"subject": "Alpha", "relation": "rel", "object": "Beta"},
         "premises": [{"subject": "Alpha", "relation": "rel", "object": "Beta"}],
+        "options": [],
         "source": {"dataset": "t", "record_id": "1"},
         "target_ids": {"subject": "a", "relation": "r", "object": "b"},
         "premise_ids": [{"subject": "a", "relation": "r", "object": "b"}],
@@ -94,4 +95,30 @@ def test_checks_return_rejects_with_reasons():
     assert [r.record["id"] for r in LeakCheck()(records, g)] == ["SH-3"]
     assert [r.record["id"] for r in PremiseCheck()(records, g)] == ["SH-4"]
     assert [r.record["id"] for r in AnswerPresentCheck()(records, g)] == ["SH-5"]
-    assert [c.name for c in default_checks()] == ["answer_present", "premises", "leak", "duplicate"]
+    assert [c.name for c in default_checks()] == [
+        "answer_present",
+        "premises",
+        "relation_label",
+        "logic",
+        "leak",
+        "style",
+        "duplicate",
+    ]
+
+
+def test_demonyms_and_shared_words_of_the_bridge_leak():
+    g = KnowledgeGraph()
+    g.add_entity("ar", "Argentina", ["Argentine Republic"])
+    g.add_entity("wm", "Willy Messerschmitt")
+    anthem = rec("Which continent is the country of Argentine National Anthem on?", bridge_id="ar")
+    assert "demonym" in find_leak({**anthem, "bridge": "Argentina"}, g)
+    founder = rec("Where was Messerschmitt AG's founder born?", bridge="Willy Messerschmitt")
+    assert "shares the word 'messerschmitt'" in find_leak(founder, g)
+    # short words and function words are no giveaway
+    assert find_leak(rec("Who founded Willing Co?", bridge="Willy Messerschmitt"), g) is None
+    assert find_leak(rec("Which film is about the Wind?", bridge="Gone with the Wind"), g)
+    assert find_leak(rec("Which film came with it?", bridge="Gone with the Wind"), g) is None
+    # the answer's demonym leaks too, except as a DS option itself
+    assert "demonym of the answer" in find_leak(
+        rec("Where is the Argentine team from?", answer="Argentina"), g
+    )

@@ -98,3 +98,43 @@ def test_llm_flags_without_a_backend_are_a_usage_error(tmp_path) -> None:
     )
     assert result.exit_code == 2
     assert "need --llm-backend and --llm-model" in result.output
+
+
+def test_llm_generator_output_passes_the_same_verification(tmp_path) -> None:
+    """``--generator llm`` on all seven types: the build verifies before saving, and
+    ``kg-qgen verify`` re-checks the saved LLM questions against the source."""
+    out = tmp_path / "llm"
+    with ScriptedChatServer(echo_generation_reply) as server:
+        args = [
+            "build",
+            "--source",
+            "builtin",
+            "--per-type",
+            "6",
+            "--out",
+            str(out),
+            "--generator",
+            "llm",
+            "--llm-backend",
+            "openai",
+            "--llm-base-url",
+            server.base_url,
+            "--llm-model",
+            "scripted",
+        ]
+        result = CliRunner().invoke(
+            cli, args, catch_exceptions=False, env={"KG_QGEN_LLM_API_KEY": "sk-x"}
+        )
+    assert result.exit_code == 0, result.output
+    assert "verification passed" in result.output
+    questions = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines()]
+    assert {q["type"] for q in questions} == {"SH", "HS", "MP", "LL", "CC", "DS", "MT"}
+    assert all(q["generator"] == "llm" for q in questions)
+    ds = [q for q in questions if q["type"] == "DS"]
+    assert all(len(q["premises"]) == 2 and len(q["options"]) == 3 for q in ds)
+    mt = [q for q in questions if q["type"] == "MT"]
+    assert {q["options"] == ["yes", "no"] for q in mt} == {True}
+    verify = CliRunner().invoke(cli, ["verify", str(out), "--source", "builtin"])
+    assert verify.exit_code == 0, verify.output
+    report = json.loads((out / "verify_report.json").read_text())
+    assert report["ok"] and sum(t["passed"] for t in report["per_type"].values()) == len(questions)

@@ -1,6 +1,7 @@
 """Every matcher on a hand-built graph whose matches are known exactly."""
 
 import random
+from collections import Counter
 
 import pytest
 from kg_qgen.graph import Fact, KnowledgeGraph
@@ -75,35 +76,65 @@ def test_hs_chains_object_subject():
         assert m.target == m.premises[0] and m.premises[0].object == m.premises[1].subject
 
 
-def test_mp_only_allowed_pairs():
+def test_mp_only_true_rules_on_subjects_of_their_class():
     idx = GraphIndex.build(world())
     ms = find_matches(idx, "MP", ALL)
-    # (P27, P30) and (P27, P36) are in the rule table; (P30, ...) chains do not exist
-    assert {tuple(m.extra["rule_pair"]) for m in ms} == {("P27", "P30"), ("P27", "P36")}
-    assert len(ms) == 6
-    only_continent = MatchConfig(max_per_target=100, mp_pairs=frozenset({("P27", "P30")}))
-    ms2 = find_matches(idx, "MP", only_continent)
-    assert {(m.target.subject, m.answer) for m in ms2} == {("zz", "eu"), ("am", "eu"), ("hm", "as")}
+    # (P27, P30) has a true rule for persons; (P27, P36) has none ("home capital" is no law)
+    assert {tuple(m.extra["rule_pair"]) for m in ms} == {("P27", "P30")}
+    assert {(m.target.subject, m.answer) for m in ms} == {("zz", "eu"), ("am", "eu"), ("hm", "as")}
+    with pytest.raises(ValueError, match="no rule"):
+        find_matches(idx, "MP", MatchConfig(mp_pairs=frozenset({("P27", "P36")})))
+    # (P495, P30) holds for anything; (P17, P30) only for places
+    g = world()
+    g.add_relation("P495", "country of origin")
+    g.add_relation("P17", "country")
+    g.add_fact("sushi", "P495", "jp")
+    g.add_fact("anthem", "P17", "fr")  # an anthem is no place: the rule must not fire on it
+    g.add_fact("lyon", "P17", "fr")
+    g.add_fact("ab", "P19", "lyon")  # someone born in Lyon makes Lyon a city
+    stats = Counter()
+    got = {
+        (m.target.subject, tuple(m.extra["rule_pair"]))
+        for m in find_matches(GraphIndex.build(g), "MP", ALL, stats=stats)
+    }
+    assert ("sushi", ("P495", "P30")) in got and ("lyon", ("P17", "P30")) in got
+    assert ("anthem", ("P17", "P30")) not in got
+    assert stats["subject class 'thing' does not fit the rule's 'place'"] == 1
 
 
-def test_mt_distractor_has_different_consequent():
+def test_mt_cells_pairs_and_distractors():
     g = world()
     ms = find_matches(GraphIndex.build(g), "MT", ALL, seed=3)
-    assert ms
+    assert ms and len(ms) % 2 == 0
+    pairs = {}
     for m in ms:
-        f1, f2 = m.premises
-        d, dv = m.extra["distractor"], m.extra["distractor_value"]
-        assert d != f1.object and g.has_fact(d, f2.relation, dv) and dv != f2.object
+        pairs.setdefault(m.extra["pair"], []).append(m)
+        f1, f2 = m.premises[0], m.premises[1]
+        c, v = m.extra["candidate"], m.extra["consequent"]
         assert m.answer in ("yes", "no") and not m.answer_is_entity
-        assert (m.answer == "yes") == (m.extra["polarity"] == "negated")
+        truth = m.extra["antecedent"] == "true"
+        assert (m.answer == "yes") == (truth != (m.extra["polarity"] == "negated"))
+        if truth:
+            assert (c, v, m.bridge, len(m.premises)) == (f1.object, f2.object, None, 2)
+        else:
+            assert c != f1.object and g.has_fact(c, f2.relation, v) and v != f2.object
+            assert m.premises[2].subject == c and m.bridge == f1.object
+    # every chain gives both polarities, worded alike; true and false antecedents alternate
+    assert all(
+        sorted(x.extra["polarity"] for x in pair) == ["negated", "plain"] for pair in pairs.values()
+    )
+    cells = [pairs[k][0].extra["antecedent"] for k in sorted(pairs)]
+    assert cells[::2] == ["true"] * len(cells[::2]) and cells[1::2] == ["false"] * len(cells[1::2])
     # Zidane/Merkel are both European: for P30 the only valid distractor is Japan (Asia)
     for m in ms:
-        if m.target.subject in ("zz", "am") and m.premises[1].relation == "P30":
-            assert m.extra["distractor"] == "jp" and m.extra["distractor_value"] == "as"
+        european = m.target.subject in ("zz", "am") and m.premises[1].relation == "P30"
+        if european and m.extra["antecedent"] == "false":
+            assert m.extra["candidate"] == "jp" and m.extra["consequent"] == "as"
 
 
 def test_ll_uses_subject_alias():
     ms = find_matches(GraphIndex.build(world()), "LL", ALL)
+    # "French Republic" and "Deutschland" identify their countries
     got = {(m.target.subject, m.target.relation, m.extra["alias"]) for m in ms}
     assert got == {
         ("fr", "P30", "French Republic"),
@@ -121,15 +152,20 @@ def test_cc_shared_relation_object():
         assert m.bridge == m.answer and len(m.premises) == 2
 
 
-def test_ds_options():
+def test_ds_options_and_elimination():
     g = world()
     ms = find_matches(GraphIndex.build(g), "DS", ALL, seed=1)
-    # P27 has 3 distinct objects, P36 too; P30 only 2 -> no DS for continents
-    assert {m.target.relation for m in ms} == {"P27", "P36"}
+    # P27 options are countries, told apart by their capitals (single-valued); P36 options are
+    # cities with no single-valued fact (nothing could exclude one); P30 has only 2 objects
+    assert {m.target.relation for m in ms} == {"P27"}
     for m in ms:
         opts = m.extra["options"]
         assert len(opts) == 3 and len(set(opts)) == 3 and opts.count(m.answer) == 1
-        assert m.extra["eliminated"] in opts and m.extra["eliminated"] != m.answer
+        d, rel, v = m.extra["elimination_fact"]
+        assert d == m.extra["eliminated"] and d in opts and d != m.answer and rel == "P36"
+        assert m.premises == [m.target, m.premises[1]] and m.premises[1].subject == d
+        # the clause fits exactly the eliminated option; every other option has another capital
+        assert [o for o in opts if g.has_fact(o, rel, v)] == [d]
 
 
 def test_caps_and_determinism():

@@ -1,4 +1,4 @@
-"""``kg-qgen`` command line: ``build``, ``stats``, ``review`` and ``score``.
+"""``kg-qgen`` command line: ``build``, ``verify``, ``stats``, ``review`` and ``score``.
 
 Every option can also be set through an environment variable ``KG_QGEN_<COMMAND>_<OPTION>``
 (click ``auto_envvar_prefix="KG_QGEN"``), e.g. ``KG_QGEN_BUILD_PER_TYPE=50``.
@@ -24,7 +24,8 @@ import click
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build as build_dataset
-from kg_qgen.pipeline import save
+from kg_qgen.pipeline import check_out_dir, save
+from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
 from kg_qgen.stats import dataset_stats
 
@@ -67,12 +68,22 @@ def cli() -> None:
     default=None,
     help="Wikidata relation id -> label file (triples source).",
 )
-@click.option("--strict", is_flag=True, help="Unknown relation ids in triples are errors.")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="A relation without a label is an error (default: its questions are rejects).",
+)
 @click.option("--generator", default="template", show_default=True)
 @click.option("--oversample", type=float, default=3.0, show_default=True)
 @click.option("--forget-fraction", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--max-per-target", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option(
+    "--verify/--no-verify",
+    default=True,
+    show_default=True,
+    help="Re-check the set (kg-qgen verify) before saving; a failing set is not saved.",
+)
 @_llm_options
 def build_cmd(
     source: str,
@@ -88,13 +99,17 @@ def build_cmd(
     forget_fraction: float,
     max_per_target: int,
     overwrite: bool,
+    verify: bool,
     **llm: Any,
 ) -> None:
     """Build a question set from a knowledge source."""
     from kg_qgen.match.index import MatchConfig
 
     type_list = _parse_types(types)
+    check_out_dir(out_dir, overwrite)  # before any work: never replace what is not ours
     hooks: dict[str, Any] = {}
+    if generator == "llm" and "llm_generate" in llm:
+        llm["llm_generate"] = True  # --generator llm is --llm-generate
     if _llm_cli is not None:
         hooks = _llm_cli.from_cli(llm, seed) or {}
     kw: dict[str, Any] = dict(hooks.get("source_kwargs", {}))
@@ -115,7 +130,15 @@ def build_cmd(
         forget_fraction=forget_fraction,
         match_config=MatchConfig(max_per_target=max_per_target),
         progress=True,
+        strict=strict,
+        verify=verify,
     )
+    if result.verification is not None and not result.verification["ok"]:
+        _echo_verification(result.verification, err=True)
+        raise click.ClickException(
+            f"verification failed: nothing written to {out_dir} (kg-qgen build --no-verify "
+            "saves it anyway)"
+        )
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
     save(result, out_dir, overwrite=overwrite, meta=meta)
     elapsed = time.perf_counter() - t0
@@ -127,7 +150,76 @@ def build_cmd(
         )
     for t, why in result.shortfall.items():
         click.echo(f"shortfall {t}: {why}")
+    if result.verification is not None:
+        click.echo(f"verification passed ({out_dir / 'verify_report.json'})")
     click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
+
+
+def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5) -> None:
+    from kg_qgen.verify.report import VerifyReport
+
+    rep = VerifyReport(
+        ok=report["ok"], n=report["n"], per_type=report["per_type"], set_checks=report["set_checks"]
+    )
+    for line in rep.summary_lines():
+        click.echo(line, err=err)
+    for f in rep.failures()[:show]:
+        click.echo(f"  {f['id']} [{f['check']}] {f['reason']}", err=err)
+    if len(rep.failures()) > show:
+        click.echo(f"  ... {len(rep.failures()) - show} more in the report", err=err)
+
+
+@cli.command("verify")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--source", type=click.Choice(available_sources()), required=True)
+@click.option("--input", "input_path", type=str, default=None, help="File, URL or name (mquake).")
+@click.option(
+    "--relations-file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Wikidata relation id -> label file (triples source).",
+)
+@click.option(
+    "--report",
+    "report_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the JSON report [default: DIRECTORY/verify_report.json].",
+)
+@click.option("--show", type=click.IntRange(min=0), default=20, show_default=True)
+def verify_cmd(
+    directory: Path,
+    source: str,
+    input_path: str | None,
+    relations_file: Path | None,
+    report_path: Path | None,
+    show: int,
+) -> None:
+    """Re-check a built question set against its knowledge source (exit 1 on any failure).
+
+    Every question is re-derived from the source: schema, premises, relation labels, the logic
+    of its type, leaks, style, duplicates; then the yes/no balance of MT. The report lists
+    counts per type and every failing id with its check and reason.
+    """
+    from kg_qgen.verify.report import verify_records
+
+    qpath = directory / "questions.jsonl"
+    if not qpath.is_file():
+        raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
+    if input_path is None and source != "builtin":
+        raise click.UsageError(f"--input is required for --source {source}")
+    questions = read_records(qpath)
+    kw: dict[str, Any] = {}
+    if source == "triples":
+        kw["relations_file"] = relations_file
+    graph = load_source(source, input_path, **kw)
+    report = verify_records(questions, graph)
+    out = report_path or directory / "verify_report.json"
+    out.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    _echo_verification(report.to_dict(), show=show)
+    click.echo(f"report: {out}")
+    if not report.ok:
+        sys.exit(1)
 
 
 @cli.command("stats")
@@ -137,7 +229,7 @@ def build_cmd(
     type=click.IntRange(min=2),
     default=500,
     show_default=True,
-    help="Questions sampled for self-BLEU.",
+    help="Questions sampled for self-BLEU (Texygen definition, NLTK sentence BLEU).",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -146,11 +238,11 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
     qpath = directory / "questions.jsonl"
     if not qpath.is_file():
         raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
-    questions = _read_jsonl(qpath)
+    questions = read_records(qpath, require=("type", "question", "answer"))
     report = {"generated": dataset_stats(questions, sample=sample, seed=seed)}
     spath = directory / "source_questions.jsonl"
     if spath.is_file():
-        src = _read_jsonl(spath)
+        src = read_records(spath, require=("question", "answer"))
         for q in src:
             q.setdefault("type", "source")
         report["source"] = dataset_stats(src, sample=sample, seed=seed)["all"]
@@ -165,25 +257,15 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
         click.echo(
             f"{name:<8}{s['n']:>6}{_fmt(s['self_bleu']):>12}{_fmt(s['answer_entropy_bits']):>15}"
         )
+    click.echo(f"self-BLEU: {report['generated']['self_bleu_definition']}")
 
 
 def _fmt(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
-def _read_jsonl(path: Path) -> list[dict]:
-    rows = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise KgQgenInputError(
-                    f"malformed JSON: {err.msg}", path=str(path), line=n
-                ) from err
-    return rows
+# kept for code that reads JSONL through the CLI module: one reader for every command
+_read_jsonl = read_records
 
 
 # Commands that live in their own subpackages (their heavy imports stay inside the commands).

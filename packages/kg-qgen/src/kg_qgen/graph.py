@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from kg_qgen.semantics.relations import shipped_relation_labels
+
 __all__ = ["Entity", "Fact", "KnowledgeGraph", "slugify"]
 
 
@@ -77,12 +79,18 @@ class KnowledgeGraph:
         node["aliases"] = tuple(merged)
 
     def add_relation(self, id: str, label: str | None = None) -> None:
-        """Register a relation id with a label (an existing non-trivial label is kept)."""
+        """Register a relation id with a label (an existing non-trivial label is kept).
+
+        Without a label (or with the id itself as label), a Wikidata id gets kg-qgen's shipped
+        English label (:func:`kg_qgen.semantics.relations.shipped_relation_labels`).
+        """
         if not id:
             raise ValueError("relation id must be a non-empty string")
+        if not label or label == id:
+            label = shipped_relation_labels().get(id, id)
         current = self._relations.get(id)
-        if current is None or (current == id and label):
-            self._relations[id] = label or id
+        if current is None or (current == id and label != id):
+            self._relations[id] = label
 
     def add_fact(self, subject: str, relation: str, object: str, source: str = "") -> bool:
         """Add a fact between existing or new entities; returns False if it was already there."""

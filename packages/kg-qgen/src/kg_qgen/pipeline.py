@@ -9,7 +9,7 @@ import platform
 import random
 import shutil
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
@@ -18,16 +18,20 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from kg_qgen.generate.base import QuestionGenerator
+from kg_qgen.errors import KgQgenInputError
+from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.match.base import QUESTION_TYPES
+from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches, get_matcher
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
+from kg_qgen.verify.report import verify_records
 
-__all__ = ["BuildConfig", "BuildResult", "build", "save"]
+__all__ = ["MANIFEST_FORMAT", "BuildConfig", "BuildResult", "build", "check_out_dir", "save"]
+
+MANIFEST_FORMAT = "kg-qgen/1"
 
 
 @dataclass
@@ -62,17 +66,90 @@ class BuildResult:
     facts_retain: list[dict] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
     source_questions: list[dict] = field(default_factory=list)
+    verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
 
 
 _NO_MATCH_REASON = {
     "SH": "the graph has no fact with a unique object for its (subject, relation)",
     "HS": "few two-hop chains (o1 = s2) with unique objects exist in the graph",
-    "MP": "few two-hop chains whose relation pair is in the MP rule table (kg_qgen.match.mp.RULES)",
+    "MP": (
+        "few two-hop chains whose relation pair has a rule (kg_qgen.match.mp.RULES) fitting the "
+        "subject's class"
+    ),
     "MT": "few two-hop chains with a usable distractor (another r1 object whose r2 value differs)",
-    "LL": "few facts whose subject has a usable alias",
+    "LL": "few facts whose subject has an alias that identifies it",
     "CC": "few (relation, object) pairs shared by two distinct subjects",
-    "DS": "few relations with >= 3 distinct objects for options",
+    "DS": (
+        "few targets whose options can be told apart by a single-valued fact (an elimination "
+        "that fits exactly one distractor, with evidence against the rest)"
+    ),
 }
+RELATION_LABEL_CHECK = "relation_label"
+MT_PAIR_CHECK = "mt_pair"
+
+
+def unlabeled_relations(graph: KnowledgeGraph) -> dict[str, int]:
+    """Relations (used by facts) whose only name is a raw id, with their fact counts."""
+    counts: Counter[str] = Counter()
+    for f in graph.facts():
+        counts[f.relation] += 1
+    index = GraphIndex.of(graph)
+    return {r: n for r, n in sorted(counts.items()) if not index.relation_has_label(r)}
+
+
+def _split_unlabeled(
+    matches: list[Match], graph: KnowledgeGraph, unlabeled: set[str]
+) -> tuple[list[Match], list[Reject]]:
+    """Matches whose facts all have labelled relations, and rejects for the others."""
+    if not unlabeled:
+        return matches, []
+    keep, rejects = [], []
+    for k, m in enumerate(matches):
+        bad = sorted({p.relation for p in m.premises} & unlabeled)
+        if not bad:
+            keep.append(m)
+            continue
+        stub = make_record(m, graph, "", f"{m.type}-nolabel-{k:06d}")
+        reason = (
+            f"relation(s) {bad} have no label (not in the source, --relations-file or kg-qgen's "
+            "shipped Wikidata table); the question would show a raw id"
+        )
+        rejects.append(Reject(stub, RELATION_LABEL_CHECK, reason))
+    return keep, rejects
+
+
+def _drop_orphans(records: list[dict]) -> tuple[list[dict], list[Reject]]:
+    """MT comes in yes/no pairs: a record whose partner was rejected goes too."""
+    groups: dict[Any, list[dict]] = defaultdict(list)
+    for r in records:
+        if r["type"] == "MT":
+            groups[r.get("pair")].append(r)
+    orphans = {id(g[0]) for g in groups.values() if len(g) == 1}
+    kept = [r for r in records if id(r) not in orphans]
+    rejects = [
+        Reject(r, MT_PAIR_CHECK, "its yes/no partner (same 'pair') was rejected")
+        for r in records
+        if id(r) in orphans
+    ]
+    return kept, rejects
+
+
+def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
+    """Whole yes/no pairs, as many true as false antecedents (+-1 pair), seeded."""
+    groups: dict[Any, list[dict]] = defaultdict(list)
+    for r in pool:
+        groups[r.get("pair")].append(r)
+    by_cell: dict[str, list[list[dict]]] = {"true": [], "false": []}
+    for key in sorted(groups, key=str):
+        g = groups[key]
+        by_cell[str(g[0].get("antecedent"))].append(g)
+    for cell in by_cell.values():
+        rng.shuffle(cell)
+    n_groups = per_type // 2
+    n_true = min(len(by_cell["true"]), (n_groups + 1) // 2, len(by_cell["false"]) + 1)
+    n_false = min(len(by_cell["false"]), n_groups - n_true, n_true + 1)
+    n_true = min(n_true, n_false + 1)
+    return [r for g in by_cell["true"][:n_true] + by_cell["false"][:n_false] for r in g]
 
 
 def _run_checks(
@@ -100,13 +177,22 @@ def build(
     forget_fraction: float = 0.5,
     match_config: MatchConfig | None = None,
     progress: bool = False,
+    strict: bool = False,
+    verify: bool = True,
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
 
     A generator with ``generate_with_rejects(matches, graph) -> (records, rejects)`` has its
-    generation failures recorded as rejects too. ``checks`` run after the deterministic ones (schema, premises, leak, duplicates), e.g. the LLM
-    checks of ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
+    generation failures recorded as rejects too. ``checks`` run after the deterministic ones
+    (:func:`kg_qgen.verify.deterministic.default_checks`), e.g. the LLM checks of
+    ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
     multi-hop questions target, so that forgetting an SH fact is tested by multi-hop questions.
+
+    Matches that use a relation without a label become ``relation_label`` rejects (never a
+    question with a raw id); ``strict=True`` raises :class:`KgQgenInputError` instead when the
+    graph has any such relation. MT is kept in whole yes/no pairs with as many true as false
+    antecedents. ``verify=True`` (default) re-checks the kept set with
+    :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
     """
     types = tuple(types)
     for t in types:
@@ -115,8 +201,15 @@ def build(
         raise ValueError(f"per_type must be >= 1, got {per_type}")
     mcfg = match_config or MatchConfig()
     cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg)
+    unlabeled = unlabeled_relations(graph)
+    if strict and unlabeled:
+        listing = ", ".join(f"{r} ({n} facts)" for r, n in unlabeled.items())
+        raise KgQgenInputError(
+            f"relations without a label: {listing}; give labels (relation_label column or "
+            "--relations-file) or drop --strict to reject their questions"
+        )
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
-    index = GraphIndex.build(graph)
+    index = GraphIndex.of(graph)
     want = max(per_type, int(per_type * oversample + 0.999))
     type_cfg = dataclasses.replace(mcfg, max_matches=want)
 
@@ -124,7 +217,11 @@ def build(
     counts: dict[str, dict[str, Any]] = {}
     gen_rejects: list[Reject] = []
     for t in tqdm(types, desc="match+generate", disable=not progress):
-        matches = find_matches(index, t, type_cfg, seed=seed)
+        match_stats: Counter[str] = Counter()
+        matches = find_matches(index, t, type_cfg, seed=seed, stats=match_stats)
+        n_found = len(matches)
+        matches, no_label = _split_unlabeled(matches, graph, set(unlabeled))
+        gen_rejects += no_label
         recs: list[dict] = []
         if matches and hasattr(gen, "generate_with_rejects"):
             # generators that can fail per match (an LLM) report why, like a check would
@@ -134,12 +231,18 @@ def build(
             gen_rejects += failed
         elif matches:
             recs = gen.generate(matches, graph)
-        counts[t] = {"requested": per_type, "matches": len(matches), "generated": len(recs)}
+        counts[t] = {
+            "requested": per_type,
+            "matches": n_found,
+            "match_rejected_by": dict(sorted(match_stats.items())),
+            "generated": len(recs),
+        }
         records += recs
 
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
-    rejects = gen_rejects + check_rejects
+    verified, orphans = _drop_orphans(verified)
+    rejects = gen_rejects + check_rejects + orphans
 
     by_type: dict[str, list[dict]] = {t: [] for t in types}
     for r in verified:
@@ -157,7 +260,8 @@ def build(
         rng.shuffle(pool)
         if t == "SH":  # stable sort: targets of kept multi-hop questions first
             pool.sort(key=lambda r: _fact_key(r) not in mh_targets)
-        kept[t] = sorted(pool[:per_type], key=lambda r: r["id"])
+        chosen = _sample_mt(pool, per_type, rng) if t == "MT" else pool[:per_type]
+        kept[t] = sorted(chosen, key=lambda r: r["id"])
         if t != "SH":
             mh_targets |= {_fact_key(r) for r in kept[t]}
 
@@ -176,12 +280,19 @@ def build(
                 f"{len(kept[t])} of {per_type} requested: {c['matches']} matches found "
                 f"({_NO_MATCH_REASON[t]}); {c['rejected']} rejected by checks ({rej})"
             )
+            if t == "MT":
+                shortfall[t] += (
+                    "; MT keeps whole yes/no pairs with as many true as false antecedents "
+                    f"({c['verified']} verified)"
+                )
 
     questions = [r for t in types for r in kept[t]]
     forget, retain = _split_facts(kept.get("SH", []), questions, seed, forget_fraction)
     config = dataclasses.asdict(cfg)
     config["generator"] = getattr(gen, "name", type(gen).__name__)
     config["checks"] = [c.name for c in all_checks]
+    config["strict"] = strict
+    verification = verify_records(questions, graph).to_dict() if verify else None
     return BuildResult(
         questions=questions,
         rejects=[
@@ -194,6 +305,7 @@ def build(
         facts_retain=retain,
         config=config,
         source_questions=list(graph.source_questions),
+        verification=verification,
     )
 
 
@@ -256,6 +368,51 @@ def _write_jsonl(path: Path, rows: Sequence[dict]) -> None:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
+def is_kgqgen_output(path: Path) -> bool:
+    """Whether ``path`` is a folder written by :func:`save` (its manifest says so)."""
+    manifest = path / "manifest.json"
+    if not path.is_dir() or not manifest.is_file():
+        return False
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT
+
+
+def check_out_dir(out_dir: str | Path, overwrite: bool = False) -> Path:
+    """Refuse an output path before any work is done (and again when saving).
+
+    An existing path is replaced only with ``overwrite`` AND when it is a previous kg-qgen output
+    (a folder whose ``manifest.json`` has ``"format": "kg-qgen/1"``): a file, or a folder of
+    anything else (notes, the input itself), is never deleted. The parent folder must be
+    writable. Every refusal is a one-line :class:`KgQgenInputError`.
+    """
+    out = Path(out_dir)
+    if out.exists() or out.is_symlink():
+        if not overwrite:
+            raise KgQgenInputError(
+                "exists; pass overwrite=True (CLI: --overwrite) to replace a previous kg-qgen "
+                "output",
+                path=str(out),
+            )
+        if out.is_symlink() or not is_kgqgen_output(out):
+            raise KgQgenInputError(
+                "exists and is not a previous kg-qgen output (no kg-qgen manifest.json); "
+                "refusing to replace it",
+                path=str(out),
+            )
+    parent = out.parent
+    probe = parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise KgQgenInputError(
+            f"cannot write here ({probe} is not a writable folder)", path=str(out)
+        )
+    return out
+
+
 def save(
     result: BuildResult,
     out_dir: str | Path,
@@ -274,11 +431,12 @@ def save(
     import datasets  # heavy import, only when saving
     from datasets import Dataset, DatasetDict
 
-    out = Path(out_dir)
-    if out.exists() and not overwrite:
-        raise FileExistsError(f"{out} exists; pass overwrite=True (CLI: --overwrite)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    out = check_out_dir(out_dir, overwrite)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    except OSError as err:
+        raise KgQgenInputError(f"cannot write here: {err.strerror or err}", path=str(out)) from err
     try:
         _write_jsonl(tmp / "questions.jsonl", result.questions)
         _write_jsonl(tmp / "rejects.jsonl", result.rejects)
@@ -288,6 +446,11 @@ def save(
         if result.source_questions:
             _write_jsonl(tmp / "source_questions.jsonl", result.source_questions)
             files.append("source_questions.jsonl")
+        if result.verification is not None:
+            (tmp / "verify_report.json").write_text(
+                json.dumps(result.verification, indent=2, ensure_ascii=False)
+            )
+            files.append("verify_report.json")
         splits = {}
         for t in result.config.get("types", QUESTION_TYPES):
             rows = [q for q in result.questions if q["type"] == t]
@@ -302,13 +465,14 @@ def save(
                 datasets.enable_progress_bars()
         files.append("hf/")
         manifest = {
-            "format": "kg-qgen/1",
+            "format": MANIFEST_FORMAT,
             "n_questions": len(result.questions),
             "n_rejects": len(result.rejects),
             "counts": result.counts,
             "shortfall": result.shortfall,
             "n_facts_forget": len(result.facts_forget),
             "n_facts_retain": len(result.facts_retain),
+            "verified": None if result.verification is None else result.verification["ok"],
             "config": result.config,
             "seed": result.config.get("seed"),
             "versions": _versions(),
@@ -317,6 +481,10 @@ def save(
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False))
         if out.exists():  # overwrite: move the old one aside first, delete it only at the end
+            if not is_kgqgen_output(out):  # re-checked: it may have changed since the start
+                raise KgQgenInputError(
+                    "is no longer a previous kg-qgen output; refusing to replace it", path=str(out)
+                )
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.replace(out, old / "d")
             os.replace(tmp, out)

@@ -1,16 +1,19 @@
 """Richness statistics (paper table 7): self-BLEU (lower = more diverse) and answer entropy.
 
-Self-BLEU: every sampled question is scored with sentence BLEU-4 against all the other sampled
-questions as references, and the scores are averaged (Zhu et al. 2018, Texygen). Our BLEU:
-tokens = lower-cased ``\\w+`` runs and single punctuation marks; modified n-gram precision with
-counts clipped by the maximum count in any one reference; uniform weights 1/4 over n = 1..4;
-smoothing: p_1 unsmoothed, p_n for n >= 2 is (matches + 1) / (total + 1) (Lin & Och 2004 add-one
-on higher orders, so one missing 4-gram does not zero the score); brevity penalty with the
-reference length closest to the hypothesis length (ties -> shorter). At most ``sample`` questions
-(seeded) are used, since the cost grows with the square of the sample in the naive form (ours is
-linear: per n-gram we keep the two largest counts and who holds the largest).
+**Self-BLEU** as Texygen defines it (Zhu et al. 2018, ``utils/metrics/SelfBleu.py``, the form
+the field reports): every sampled question is the hypothesis once, scored with NLTK's
+``nltk.translate.bleu_score.sentence_bleu`` against ALL the other sampled questions as
+references, with uniform 4-gram weights ``(0.25, 0.25, 0.25, 0.25)`` and
+``SmoothingFunction().method1`` (epsilon 0.1 added to zero n-gram matches); the scores are
+averaged. Tokens: NLTK's word tokenizer (``NLTKWordTokenizer``, the tokenizer inside
+``nltk.word_tokenize``) on each sentence, sentences split at ``.``/``?``/``!`` followed by white
+space (``nltk.word_tokenize`` would split them with the Punkt model, whose data NLTK does not
+ship); case is kept, as in Texygen. At most ``sample`` questions (default 500, seeded) are
+used. :func:`self_bleu` computes exactly what NLTK computes, but in time linear in the sample
+(per n-gram it keeps the two largest counts and who holds the largest) instead of quadratic;
+``backend="nltk"`` calls NLTK itself for every hypothesis, and the tests check both agree.
 
-Answer entropy: Shannon entropy in bits of the distribution of normalised answer strings.
+**Answer entropy**: Shannon entropy in bits of the distribution of normalised answer strings.
 """
 
 from __future__ import annotations
@@ -20,70 +23,121 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
 
 from kg_qgen.textnorm import normalize
 
-__all__ = ["answer_entropy", "dataset_stats", "self_bleu", "sentence_bleu", "tokenize"]
+__all__ = [
+    "SELF_BLEU_DEFINITION",
+    "answer_entropy",
+    "dataset_stats",
+    "self_bleu",
+    "sentence_bleu",
+    "tokenize",
+]
 
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+SELF_BLEU_DEFINITION = (
+    "Texygen self-BLEU: nltk sentence_bleu of each question against all other sampled "
+    "questions, weights (0.25, 0.25, 0.25, 0.25), SmoothingFunction().method1, NLTK word tokens"
+)
+WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
+
+@lru_cache(maxsize=1)
+def _word_tokenizer():  # type: ignore[no-untyped-def]
+    from nltk.tokenize import NLTKWordTokenizer
+
+    return NLTKWordTokenizer()
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """NLTK word tokens of ``text``, sentence by sentence (see the module docs)."""
+    tok = _word_tokenizer()
+    return [t for sentence in _SENTENCE_END.split(text.strip()) for t in tok.tokenize(sentence)]
 
 
 def _ngrams(tokens: Sequence[str], n: int) -> Counter:
     return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
-def _bleu_from_stats(
-    matches: list[int], totals: list[int], hyp_len: int, ref_len: int, max_n: int
+def _bleu_method1(
+    matches: list[int], totals: list[int], hyp_len: int, ref_len: int, weights: Sequence[float]
 ) -> float:
-    if hyp_len == 0 or totals[0] == 0 or matches[0] == 0:
+    """NLTK's corpus_bleu arithmetic for one hypothesis with smoothing method1."""
+    if matches[0] == 0:
         return 0.0
-    log_p = math.log(matches[0] / totals[0])
-    for n in range(1, max_n):
-        log_p += math.log((matches[n] + 1) / (totals[n] + 1))
-    bp = 1.0 if hyp_len > ref_len else math.exp(1 - ref_len / hyp_len)
-    return bp * math.exp(log_p / max_n)
+    if hyp_len > ref_len:
+        bp = 1.0
+    elif hyp_len == 0:
+        bp = 0.0
+    else:
+        bp = math.exp(1 - ref_len / hyp_len)
+    p_n = [
+        (0.1 / den) if num == 0 else Fraction(num, den)
+        for num, den in zip(matches, totals, strict=True)
+    ]
+    return bp * math.exp(
+        math.fsum(w * math.log(p) for w, p in zip(weights, p_n, strict=True) if p > 0)
+    )
 
 
 def _closest(lengths: Sequence[int], hyp_len: int) -> int:
     return min(lengths, key=lambda r: (abs(r - hyp_len), r))
 
 
-def sentence_bleu(hypothesis: str, references: Sequence[str], max_n: int = 4) -> float:
-    """Smoothed sentence BLEU of one hypothesis against references (see module docs)."""
-    hyp = tokenize(hypothesis)
-    refs = [tokenize(r) for r in references]
-    if not refs:
+def sentence_bleu(hypothesis: str, references: Sequence[str]) -> float:
+    """NLTK's smoothed (method1) 4-gram sentence BLEU of one text against references."""
+    from nltk.translate.bleu_score import SmoothingFunction
+    from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+    if not references:
         raise ValueError("sentence_bleu needs at least one reference")
-    matches, totals = [], []
-    for n in range(1, max_n + 1):
-        h = _ngrams(hyp, n)
-        ref_max: Counter = Counter()
-        for r in refs:
-            for g, c in _ngrams(r, n).items():
-                ref_max[g] = max(ref_max[g], c)
-        matches.append(sum(min(c, ref_max[g]) for g, c in h.items()))
-        totals.append(max(0, len(hyp) - n + 1))
-    return _bleu_from_stats(
-        matches, totals, len(hyp), _closest([len(r) for r in refs], len(hyp)), max_n
+    return float(
+        nltk_sentence_bleu(
+            [tokenize(r) for r in references],
+            tokenize(hypothesis),
+            WEIGHTS,
+            smoothing_function=SmoothingFunction().method1,
+        )
     )
 
 
-def self_bleu(
-    texts: Sequence[str], max_n: int = 4, sample: int = 500, seed: int = 0
-) -> float | None:
-    """Mean BLEU of each text against all the others; None for fewer than 2 texts."""
+def _sample(texts: Sequence[str], sample: int, seed: int) -> list[str]:
     texts = list(texts)
     if len(texts) > sample:
         texts = random.Random(seed).sample(texts, sample)
+    return texts
+
+
+def self_bleu(
+    texts: Sequence[str], sample: int = 500, seed: int = 0, backend: str = "fast"
+) -> float | None:
+    """Texygen self-BLEU of ``texts`` (module docs); None for fewer than 2 texts.
+
+    ``backend="nltk"`` scores every hypothesis with NLTK's ``sentence_bleu`` (quadratic, slow);
+    ``"fast"`` (default) gives the same numbers in linear time.
+    """
+    texts = _sample(texts, sample, seed)
     if len(texts) < 2:
         return None
     toks = [tokenize(t) for t in texts]
+    if backend == "nltk":
+        from nltk.translate.bleu_score import SmoothingFunction
+        from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
+
+        smooth = SmoothingFunction().method1
+        scores = [
+            nltk_sentence_bleu(toks[:i] + toks[i + 1 :], h, WEIGHTS, smoothing_function=smooth)
+            for i, h in enumerate(toks)
+        ]
+        return sum(scores) / len(scores)
+    if backend != "fast":
+        raise ValueError(f"unknown self-BLEU backend {backend!r} (fast, nltk)")
+    max_n = len(WEIGHTS)
     grams = [[_ngrams(t, n) for n in range(1, max_n + 1)] for t in toks]
-    # per n-gram: (largest count, index holding it, second largest count)
+    # per n-gram: [largest count, index holding it, second largest count]
     top: list[dict[tuple, list[int]]] = [{} for _ in range(max_n)]
     for i, per_n in enumerate(grams):
         for n in range(max_n):
@@ -106,10 +160,10 @@ def self_bleu(
                 best_c, holder, second = top[n][g]
                 m += min(c, second if holder == i else best_c)
             matches.append(m)
-            totals.append(max(0, lengths[i] - n))
+            totals.append(max(1, lengths[i] - n))
         others = lengths[:i] + lengths[i + 1 :]
         scores.append(
-            _bleu_from_stats(matches, totals, lengths[i], _closest(others, lengths[i]), max_n)
+            _bleu_method1(matches, totals, lengths[i], _closest(others, lengths[i]), WEIGHTS)
         )
     return sum(scores) / len(scores)
 
@@ -124,8 +178,11 @@ def answer_entropy(answers: Sequence[str]) -> float | None:
 
 
 def dataset_stats(questions: Sequence[dict], sample: int = 500, seed: int = 0) -> dict:
-    """Per type and overall: count, self-BLEU, answer entropy."""
-    out: dict = {"per_type": {}}
+    """Per type and overall: count, self-BLEU, answer entropy (and the definitions used)."""
+    out: dict = {
+        "self_bleu_definition": f"{SELF_BLEU_DEFINITION}; at most {sample} questions (seed {seed})",
+        "per_type": {},
+    }
     types = sorted({q["type"] for q in questions})
     for t in types:
         qs = [q for q in questions if q["type"] == t]
@@ -136,6 +193,7 @@ def dataset_stats(questions: Sequence[dict], sample: int = 500, seed: int = 0) -
         }
     out["all"] = {
         "n": len(questions),
+        "self_bleu_sample": min(sample, len(questions)),
         "self_bleu": self_bleu([q["question"] for q in questions], sample=sample, seed=seed),
         "answer_entropy_bits": answer_entropy([q["answer"] for q in questions]),
     }

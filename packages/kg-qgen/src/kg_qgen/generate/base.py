@@ -8,7 +8,9 @@ from typing import Any, Protocol, runtime_checkable
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 
-__all__ = ["QuestionGenerator", "answer_forms", "make_record"]
+__all__ = ["QuestionGenerator", "answer_forms", "make_record", "match_options", "type_extras"]
+
+YES_NO = ["yes", "no"]
 
 
 @runtime_checkable
@@ -27,6 +29,56 @@ def answer_forms(match: Match, graph: KnowledgeGraph) -> tuple[str, list[str]]:
     return match.answer, []
 
 
+def match_options(match: Match, graph: KnowledgeGraph) -> list[str]:
+    """The candidate answers the question text shows the reader, as labels in display order.
+
+    DS: its options; MT: ``["yes", "no"]``; every other type: ``[]`` (it lists no alternatives).
+    """
+    if match.type == "DS":
+        return [graph.label(o) for o in match.extra["options"]]
+    if match.type == "MT":
+        return list(YES_NO)
+    return []
+
+
+def type_extras(match: Match, graph: KnowledgeGraph) -> dict[str, Any]:
+    """Type-specific record keys every generator writes (labels for readers, ids to re-check)."""
+    x, g = match.extra, graph
+    if match.type == "DS":
+        d, rel, value = x["elimination_fact"]
+        return {
+            "option_ids": list(x["options"]),
+            "eliminated": g.label(d),
+            "elimination": {
+                "subject": g.label(d),
+                "relation": g.relation_label(rel),
+                "object": g.label(value),
+            },
+        }
+    if match.type == "LL":
+        return {"alias": x["alias"]}
+    if match.type == "CC":
+        return {"partner": g.label(x["partner"]), "partner_id": x["partner"]}
+    if match.type == "MT":
+        return {
+            "answer_type": "yes/no",
+            "antecedent": x["antecedent"],
+            "polarity": x["polarity"],
+            "candidate": g.label(x["candidate"]),
+            "candidate_id": x["candidate"],
+            "consequent": g.label(x["consequent"]),
+            "consequent_id": x["consequent"],
+            "pair": x["pair"],
+        }
+    if match.type == "MP":
+        from kg_qgen.match.mp import RULES
+
+        pair = tuple(x["rule_pair"])
+        rule = RULES[pair]  # type: ignore[index]
+        return {"rule": rule.rule, "rule_pair": list(pair), "rule_class": rule.subject_class}
+    return {}
+
+
 def make_record(
     match: Match,
     graph: KnowledgeGraph,
@@ -37,9 +89,11 @@ def make_record(
 ) -> dict:
     """Build a record in the shared schema (labels), plus ids for verification.
 
-    ``answer_aliases`` defaults to the graph aliases of an entity answer. Extra keys
-    (``target_ids``, ``premise_ids``, ``bridge_id``, ``answer_id``, ``generator``...) are
-    allowed by the schema and used by the deterministic checks.
+    ``answer_aliases`` defaults to the graph aliases of an entity answer. ``options`` (the
+    candidates the question shows, :func:`match_options`) and the type-specific keys of
+    :func:`type_extras` are always written. Extra keys (``target_ids``, ``premise_ids``,
+    ``bridge_id``, ``answer_id``, ``generator``...) are allowed by the schema and used by the
+    checks.
     """
     answer, aliases = answer_forms(match, graph)
     if answer_aliases is not None:
@@ -55,11 +109,13 @@ def make_record(
         "target": graph.fact_dict(match.target),
         "bridge": graph.label(match.bridge) if match.bridge is not None else None,
         "premises": [graph.fact_dict(p) for p in match.premises],
+        "options": match_options(match, graph),
         "source": {"dataset": dataset or "unknown", "record_id": record_id or None},
         "target_ids": graph.fact_ids(match.target),
         "premise_ids": [graph.fact_ids(p) for p in match.premises],
         "bridge_id": match.bridge,
         "answer_id": match.answer if match.answer_is_entity else None,
+        **type_extras(match, graph),
     }
     if extra:
         record.update(extra)

@@ -3,7 +3,9 @@
 For every relation: a noun ("country of citizenship"), whether its objects are people ("who")
 and one or more direct single-hop questions with ``[X]`` for the subject. Relations not in the
 table fall back to phrasing built from the relation label ("What is the <label> of X?").
-Coverage: every relation of MQuAKE (its 44 question templates) plus the built-in KB relations.
+Coverage: every relation kg-qgen ships a Wikidata label for (:mod:`kg_qgen.semantics.relations`:
+MQuAKE's 44 question templates, ROME/CounterFact's 34 relations, the built-in KB) except the
+schema relations P31/P279, which are never asked about.
 """
 
 from __future__ import annotations
@@ -61,9 +63,18 @@ PHRASES: dict[str, RelationPhrase] = {
         "Which language is official in [X]?",
     ),
     "P38": _p("currency", "What is the currency of [X]?", "Which currency is used in [X]?"),
+    "P39": _p("position held", "Which position has [X] held?", "What position did [X] hold?"),
     "P40": _p("child", "Who is a child of [X]?", person=True),
     "P50": _p("author", "Who wrote [X]?", "Who is the author of [X]?", person=True),
     "P69": _p("alma mater", "Where was [X] educated?", "Which university did [X] attend?"),
+    "P101": _p(
+        "field of work", "What is the field of work of [X]?", "In which field does [X] work?"
+    ),
+    "P103": _p(
+        "native language",
+        "What is the native language of [X]?",
+        "Which language is [X]'s mother tongue?",
+    ),
     "P106": _p("occupation", "What is the occupation of [X]?", "What does [X] do for a living?"),
     "P108": _p("employer", "Who employs [X]?", "Which organization does [X] work for?"),
     "P112": _p("founder", "Who founded [X]?", "Who is the founder of [X]?", person=True),
@@ -74,6 +85,7 @@ PHRASES: dict[str, RelationPhrase] = {
         "Which region contains [X]?",
     ),
     "P136": _p("genre", "What is the genre of [X]?", "Which genre does [X] belong to?"),
+    "P138": _p("namesake", "What is [X] named after?", "Who or what is [X] named after?"),
     "P140": _p("religion", "What is the religion of [X]?", "Which religion does [X] follow?"),
     "P159": _p(
         "headquarters location",
@@ -124,6 +136,7 @@ PHRASES: dict[str, RelationPhrase] = {
         "Who manages [X]?",
         person=True,
     ),
+    "P1303": _p("instrument", "Which instrument does [X] play?", "What instrument does [X] play?"),
     "P1308": _p("officeholder", "Who holds the office of [X]?", person=True),
     "P1412": _p(
         "language spoken", "Which language does [X] speak?", "What language is spoken by [X]?"

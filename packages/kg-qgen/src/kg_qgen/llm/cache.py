@@ -69,8 +69,10 @@ class CachedBackend:
             entry = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return None
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return None  # a corrupt entry is treated as a miss and rewritten
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            # a corrupt or unreadable entry (bad JSON, bad bytes, a folder in its place, absurd
+            # nesting or numbers) is a miss; the fresh completion replaces it
+            return None
         value = entry.get("completion") if isinstance(entry, dict) else None
         return value if isinstance(value, str) else None
 
@@ -79,9 +81,13 @@ class CachedBackend:
         path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"backend": self.backend_id, "model": self.model, "completion": completion}
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(entry, fh, ensure_ascii=False)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(entry, fh, ensure_ascii=False)
+            os.replace(tmp, path)
+        except OSError:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     def complete_many(
         self,

@@ -2,10 +2,11 @@
 
 For every match the generator sends the type's prompt (:mod:`kg_qgen.llm.prompts`), parses the
 JSON reply ``{"questions": [...], "answer_aliases": [...]}``, and keeps ONE question: the
-paraphrases are put in a seeded random order and the first that passes the lexical leak rule
-(kg-core's :func:`kg_qgen.verify.leak.find_leak`: no bridge, no answer outside DS options) and
-names what it must name (the subject, LL's alias and not the label, every DS option, MT's
-distractor) is kept.
+paraphrases are put in a seeded random order and the first that passes every per-question check
+``kg-qgen verify`` runs (the leak rule, the logic of its type, relation labels, style: see
+:mod:`kg_qgen.verify.deterministic`) and names what it must name (the subject, LL's alias and not
+the label, every DS option, MT's candidate and consequent) is kept. So the LLM's questions are
+held to exactly the same validity rules as the template generator's.
 
 An unusable reply (no JSON, wrong fields, every paraphrase leaking) is re-asked up to
 ``max_parse_retries`` times, each time with the bad reply and what was wrong appended to the
@@ -30,9 +31,11 @@ from kg_qgen.llm.prompts import PROMPT_VERSION, generation_prompt, repair_prompt
 from kg_qgen.match.base import Match
 from kg_qgen.textnorm import contains_phrase, normalize
 from kg_qgen.verify.base import Reject
+from kg_qgen.verify.deterministic import RelationLabelCheck, StyleCheck
 from kg_qgen.verify.leak import find_leak
+from kg_qgen.verify.logic import logic_problem
 
-__all__ = ["GENERATION_CHECK", "LLMQuestionGenerator", "parse_generation"]
+__all__ = ["GENERATION_CHECK", "LLMQuestionGenerator", "parse_generation", "question_problem"]
 
 GENERATION_CHECK = "llm_generation"
 MAX_ALIAS_WORDS = 8
@@ -84,17 +87,29 @@ def _missing_mention(m: Match, g: KnowledgeGraph, question: str) -> str | None:
             return f"the question does not name the subject {g.label(s)!r}"
     if m.type == "DS":
         missing = [g.label(o) for o in m.extra["options"] if not _mentions(text, forms(o))]
-        eliminated = m.extra.get("eliminated")
-        if m.extra.get("elimination_fact") and eliminated in m.extra["options"]:
-            # the ruled-out option is named once in the list, and only described afterwards
-            missing = [x for x in missing if x != g.label(eliminated)]
         if missing:
             return f"the question does not list the option(s) {missing}"
-    if m.type == "MT" and not _mentions(text, forms(m.extra["distractor"])):
-        return (
-            f"the question does not state the conditional about {g.label(m.extra['distractor'])!r}"
-        )
+    if m.type == "MT":
+        for key in ("candidate", "consequent"):
+            if not _mentions(text, forms(m.extra[key])):
+                return (
+                    f"the question does not state the conditional's {key} {g.label(m.extra[key])!r}"
+                )
     return None
+
+
+_STYLE, _LABELS = StyleCheck(), RelationLabelCheck()
+
+
+def question_problem(m: Match, g: KnowledgeGraph, record: dict) -> str | None:
+    """Why a generated question cannot be kept (every per-question check of kg-qgen verify)."""
+    return (
+        find_leak(record, g)
+        or _missing_mention(m, g, record["question"])
+        or logic_problem(record, g)
+        or _LABELS.problem(record, g)
+        or _STYLE.problem(record, g)
+    )
 
 
 @dataclass
@@ -210,7 +225,6 @@ class LLMQuestionGenerator:
                     "prompt_version": PROMPT_VERSION,
                     "paraphrases": paraphrases,
                     "llm_attempts": attempts,
-                    **self._type_extra(m, graph),
                 }
                 records.append(
                     make_record(
@@ -234,7 +248,6 @@ class LLMQuestionGenerator:
                         "llm_model": self.backend.model,
                         "prompt_version": PROMPT_VERSION,
                         "llm_reply": reply,
-                        **self._type_extra(m, graph),
                     },
                 )
                 rejects.append(Reject(stub, GENERATION_CHECK, reason))
@@ -251,18 +264,6 @@ class LLMQuestionGenerator:
             counters[m.type] = n + 1
             out.append(f"{m.type}-{n:06d}")
         return out
-
-    @staticmethod
-    def _type_extra(m: Match, g: KnowledgeGraph) -> dict[str, Any]:
-        if m.type == "DS":
-            return {"options": [g.label(o) for o in m.extra["options"]]}
-        if m.type == "LL":
-            return {"alias": m.extra["alias"]}
-        if m.type == "CC":
-            return {"partner": g.label(m.extra["partner"])}
-        if m.type == "MT":
-            return {"answer_type": "yes/no"}
-        return {}
 
     @staticmethod
     def _label_owner(g: KnowledgeGraph) -> dict[str, str]:
@@ -306,8 +307,8 @@ class LLMQuestionGenerator:
         problems = []
         for k in order:
             q = questions[k]
-            probe = make_record(m, g, q, rid, answer_aliases=aliases, extra=self._type_extra(m, g))
-            why = find_leak(probe, g) or _missing_mention(m, g, q)
+            probe = make_record(m, g, q, rid, answer_aliases=aliases)
+            why = question_problem(m, g, probe)
             if why is None:
                 return q
             problems.append(f"question {k + 1}: {why}")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import json
 
+from kg_qgen.generate.phrasing import phrase_for
+from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm.backend import Messages
 from kg_qgen.match.base import Match
@@ -35,7 +37,7 @@ __all__ = [
     "uniqueness_prompt",
 ]
 
-PROMPT_VERSION = "kg-qgen-llm/1"
+PROMPT_VERSION = "kg-qgen-llm/2"
 
 GENERATION_SYSTEM = (
     "You write quiz questions from knowledge-graph facts. "
@@ -49,13 +51,19 @@ TYPE_TASKS: dict[str, str] = {
     "MP": "a modus ponens question: a general rule, an instance of it, then the conclusion",
     "LL": "a Leibniz's-law question: a fact asked through another name of the subject",
     "CC": "a conjunction question: two subjects share one value, ask for that shared value",
-    "DS": "a disjunctive-syllogism question: options, one ruled out, pick the true one",
-    "MT": "a modus tollens question: a conditional, a false consequence, a yes/no conclusion",
+    "DS": "a disjunctive-syllogism question: options, one ruled out by a fact, pick the true one",
+    "MT": "a modus tollens question: a conditional, then a yes/no question about its antecedent",
 }
 
 
 def _fact(g: KnowledgeGraph, s: str, r: str, o: str) -> str:
     return f"{s} | {g.relation_label(r)} | {o}"
+
+
+def _noun(g: KnowledgeGraph, r: str) -> str:
+    """The relation as a noun for instructions ("administrative region", not the Wikidata label
+    "located in the administrative territorial entity")."""
+    return phrase_for(r, g.relation_label(r)).noun
 
 
 def _output_spec(n: int, answer: str, yes_no: bool) -> str:
@@ -73,7 +81,7 @@ def _output_spec(n: int, answer: str, yes_no: bool) -> str:
 
 def _sh(m: Match, g: KnowledgeGraph) -> str:
     f = m.target
-    s, o, r = g.label(f.subject), g.label(f.object), g.relation_label(f.relation)
+    s, o, r = g.label(f.subject), g.label(f.object), _noun(g, f.relation)
     return (
         f"Fact: {_fact(g, s, f.relation, o)}\n"
         f'Write a question that asks for the {r} of {s}. The answer is "{o}"; '
@@ -84,7 +92,7 @@ def _sh(m: Match, g: KnowledgeGraph) -> str:
 def _hs(m: Match, g: KnowledgeGraph) -> str:
     f1, f2 = m.premises
     s, b, o = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = g.relation_label(f1.relation), g.relation_label(f2.relation)
+    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
     return (
         "Chain of facts:\n"
         f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o)}\n"
@@ -95,47 +103,55 @@ def _hs(m: Match, g: KnowledgeGraph) -> str:
 
 
 def _mp(m: Match, g: KnowledgeGraph) -> str:
-    from kg_qgen.match.mp import RULES  # kg-core's documented table of meaningful relation pairs
+    from kg_qgen.match.mp import RULES  # kg-core's documented table of true general rules
 
     f1, f2 = m.premises
     s, b, o = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = g.relation_label(f1.relation), g.relation_label(f2.relation)
-    rule = RULES.get((f1.relation, f2.relation))
-    rule_text = rule.rule if rule else f"Anything takes on the {r2} of its {r1}."
+    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
+    rule = RULES[(f1.relation, f2.relation)]
+    instance = capitalize_sentences(rule.instance.replace("[X]", s), [s])
     return (
         "Chain of facts:\n"
         f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o)}\n"
-        f"General rule: {rule_text}\n"
-        f"Write a question that (1) states the general rule, (2) says that {s} has a certain "
-        f"{r1} without naming it, and (3) asks what the rule implies for {s}, i.e. the {r2} of "
-        f'the {r1} of {s}. [BRIDGE] is "{b}", which must not be mentioned. '
+        f"General rule: {rule.rule}\n"
+        f'Masked instance: "{instance}"\n'
+        f"Write a question that (1) states the general rule, (2) states the masked instance "
+        f"({s} has a certain {r1}, without naming it), and (3) asks what the rule implies for "
+        f"{s}, i.e. the {r2} of the {r1} of {s}. Start every sentence with a capital letter. "
+        f'[BRIDGE] is "{b}", which must not be mentioned. '
         f'The answer is "{o}"; the question must not contain "{o}".'
     )
 
 
 def _mt(m: Match, g: KnowledgeGraph) -> str:
-    f1, f2 = m.premises
+    f1, f2 = m.premises[0], m.premises[1]
     s, b, o2 = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = g.relation_label(f1.relation), g.relation_label(f2.relation)
-    d, dv = g.label(m.extra["distractor"]), g.label(m.extra["distractor_value"])
-    if m.extra.get("polarity") == "negated":
-        ask = f"whether we can conclude that the {r1} of {s} is not {d}"
+    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
+    c, v = g.label(m.extra["candidate"]), g.label(m.extra["consequent"])
+    truth = "false" if m.extra["polarity"] == "negated" else "true"
+    cond = f"if the {r1} of {s} is {c}, then the {r2} of the {r1} of {s} is {v}"
+    if m.extra["antecedent"] == "false":
+        facts = (
+            "Real facts (keep [BRIDGE] hidden):\n"
+            f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o2)}\n"
+            f"Known: {_fact(g, c, f2.relation, v)}\n"
+        )
+        hide = f' [BRIDGE] is "{b}", which must not be mentioned, and "{o2}" must not be mentioned either.'
     else:
-        ask = f"whether the {r1} of {s} is {d}"
+        facts = f"Facts:\n{_fact(g, s, f1.relation, c)}\n{_fact(g, c, f2.relation, v)}\n"
+        hide = ""
     return (
-        "Real facts (keep [BRIDGE] hidden):\n"
-        f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o2)}\n"
-        f"Known: {_fact(g, d, f2.relation, dv)}\n"
-        f'Write a question that first states the conditional "if the {r1} of {s} were {d}, '
-        f'its {r2} would be {dv}", then asks {ask}. The reader must use what is actually true '
-        f'about {s} to answer. [BRIDGE] is "{b}", which must not be mentioned, and "{o2}" must '
-        f'not be mentioned either. The correct answer is "{m.answer}".'
+        f"{facts}"
+        f'Write a question that first states the conditional "{cond}" in the indicative mood '
+        f'(never "were" or "would"), then asks whether it is {truth} that the {r1} of {s} is '
+        f'{c}, using the word "{truth}" and no other negation. The reader must use what is '
+        f'actually true about {s} to answer.{hide} The correct answer is "{m.answer}".'
     )
 
 
 def _ll(m: Match, g: KnowledgeGraph) -> str:
     f = m.target
-    s, o, r = g.label(f.subject), g.label(f.object), g.relation_label(f.relation)
+    s, o, r = g.label(f.subject), g.label(f.object), _noun(g, f.relation)
     alias = m.extra["alias"]
     return (
         f"Fact: {_fact(g, s, f.relation, o)}\n"
@@ -148,7 +164,7 @@ def _ll(m: Match, g: KnowledgeGraph) -> str:
 def _cc(m: Match, g: KnowledgeGraph) -> str:
     f = m.target
     s1, s2, o = g.label(f.subject), g.label(m.extra["partner"]), g.label(f.object)
-    r = g.relation_label(f.relation)
+    r = _noun(g, f.relation)
     return (
         "Facts:\n"
         f"{_fact(g, s1, f.relation, '[ANSWER]')}\n{_fact(g, s2, f.relation, '[ANSWER]')}\n"
@@ -159,19 +175,16 @@ def _cc(m: Match, g: KnowledgeGraph) -> str:
 
 def _ds(m: Match, g: KnowledgeGraph) -> str:
     f = m.target
-    s, o, r = g.label(f.subject), g.label(f.object), g.relation_label(f.relation)
+    s, o, r = g.label(f.subject), g.label(f.object), _noun(g, f.relation)
     options = [g.label(x) for x in m.extra["options"]]
-    elim = m.extra.get("elimination_fact")
-    if elim:
-        ruled_out = f'"the one whose {g.relation_label(elim[1])} is {g.label(elim[2])}"'
-        how = f"describe the ruled-out option only as {ruled_out}, without its name"
-    else:
-        how = f'rule out "{g.label(m.extra["eliminated"])}" by name'
+    _, rel, value = m.extra["elimination_fact"]
+    clause = f"it is not the one whose {_noun(g, rel)} is {g.label(value)}"
     return (
         f"Fact: {_fact(g, s, f.relation, '?')}\n"
         f"Options, in this order: {', '.join(options)}.\n"
-        f"Write a question that says the {r} of {s} is one of the options (name all of them), "
-        f"then rules one option out ({how}), and asks which option is the {r} of {s}. "
+        f"Write a question that says the {r} of {s} is one of the options (name all of them, "
+        f'in this order), then rules one option out with the clause "{clause}" (never say '
+        f"which option that is), and asks which option is the {r} of {s}. "
         f'The correct option is "{o}": never say or hint which option is correct.'
     )
 

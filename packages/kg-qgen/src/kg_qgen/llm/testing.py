@@ -143,18 +143,21 @@ def echo_question(prompt: str) -> str:
     if "disjunctive" in task:
         options = re.search(r"Options, in this order: (.+?)\.\n", prompt).group(1)
         rel, subj = re.search(r"says the (.+?) of (.+?) is one of the options", prompt).groups()
-        m = re.search(r'only as "(.+?)"', prompt) or re.search(r'rule out "(.+?)"', prompt)
-        return f"The {rel} of {subj} is one of {options}. It is not {m.group(1)}. Which one is it?"
+        clause = re.search(r'with the clause "(.+?)"', prompt).group(1)
+        return f"The {rel} of {subj} is one of {options}. {clause[0].upper()}{clause[1:]}. Which one is it?"
     if "modus tollens" in task:
-        cond, ask = re.search(
-            r'the conditional "(.+?)", then asks (.+?)\. The reader', prompt
+        cond, truth, claim = re.search(
+            r'the conditional "(.+?)" in the indicative.+?asks whether it is (\w+) that (.+?), using',
+            prompt,
+            re.S,
         ).groups()
-        return f"Suppose that {cond}. Judging by what is true, {ask}?"
+        return f"Suppose that {cond}. Judging by what is true, is it {truth} that {claim}?"
     if "modus ponens" in task:
         rule = re.search(r"General rule: (.+)\n", prompt).group(1)
-        subj, r1 = re.search(r"says that (.+?) has a certain (.+?) without", prompt).groups()
+        instance = re.search(r'Masked instance: "(.+?)"\n', prompt).group(1)
+        subj = re.search(r"asks what the rule implies for (.+?), i\.e\.", prompt).group(1)
         r2 = re.search(r"i\.e\. the (.+?) of the ", prompt).group(1)
-        return f"{rule} {subj} has a certain {r1}. Which {r2} follows for {subj}?"
+        return f"{rule} {instance} Which {r2} follows for {subj}?"
     if "hidden" in task:
         r2, r1, s = re.search(r"asks for the (.+?) of the (.+?) of (.+?)\. Refer", prompt).groups()
         return f"What is the {r2} of the {r1} of {s}?"

@@ -56,13 +56,18 @@ class TransformersBackend:
         self.seed = seed
         self.show_progress = show_progress
         self._torch = torch
-        kw: dict[str, Any] = {"gguf_file": gguf_file} if gguf_file else {}
+        # weights only from safetensors (GGUF is a non-pickle format too); no repository code runs
+        kw: dict[str, Any] = {"trust_remote_code": False}
+        if gguf_file:
+            kw["gguf_file"] = gguf_file
         self.tokenizer = AutoTokenizer.from_pretrained(path, **kw)
         self.tokenizer.padding_side = "left"  # generation continues from the right edge
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.hf_model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32, **kw)
+        self.hf_model = AutoModelForCausalLM.from_pretrained(
+            path, dtype=torch.float32, use_safetensors=True, **kw
+        )
         self.hf_model.to(self.device).eval()
 
     def __repr__(self) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from kg_qgen.graph import Fact
 
-__all__ = ["QUESTION_TYPES", "Match"]
+__all__ = ["QUESTION_TYPES", "Match", "note"]
 
 QUESTION_TYPES: tuple[str, ...] = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 
@@ -18,9 +19,11 @@ class Match:
 
     ``answer`` is an entity id when ``answer_is_entity`` is true, otherwise a literal such as
     "yes"/"no". ``bridge`` is the id of the masked intermediate entity (HS/MP/MT/CC) or None.
-    ``extra`` holds type-specific data: DS ``options`` (entity ids in display order), LL
-    ``alias`` (the subject alias to use), CC ``partner`` (the second subject id), MT
-    ``asked_object`` / ``negated_object`` (entity ids) and MP ``rule`` data.
+    ``extra`` holds type-specific data: DS ``options`` (entity ids in display order),
+    ``eliminated`` and ``elimination_fact``; LL ``alias`` (the subject alias to use); CC
+    ``partner`` (the second subject id); MT ``antecedent``, ``polarity``, ``candidate``,
+    ``consequent`` and ``pair``; MP ``rule_pair``. ``premises`` lists every fact the question
+    uses, the target first.
     """
 
     type: str
@@ -30,3 +33,9 @@ class Match:
     answer: str
     answer_is_entity: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def note(stats: Counter[str] | None, reason: str) -> None:
+    """Count a candidate a matcher turned down (``stats`` may be None: nobody is counting)."""
+    if stats is not None:
+        stats[reason] += 1

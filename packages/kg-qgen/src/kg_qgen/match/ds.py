@@ -1,77 +1,123 @@
-"""DS (disjunctive syllogism, (A or B or C) and not-B |- A or C, then the fact decides).
+"""DS (disjunctive syllogism, (A or B or C) and not-C |- A or B; the target fact then decides).
 
-For a target fact (s r o) we draw ``ds_options - 1`` distractor objects of the same relation
-(never an r-object of s, never a label equal to the gold one). The question lists all options in
-a seeded random order, eliminates ONE distractor through another fact about it when the graph
-has one ("it is not the one whose capital is Tokyo", otherwise by name), and asks which option
-holds. At least two candidates stay open, so the model still needs the target fact. The answer
-appears only as one of the >= 3 options. Target = the fact; bridge = None; answer = o.
-``extra``: ``options`` (entity ids in display order), ``eliminated`` (id),
-``elimination_fact`` ([d, r', o''] or None).
+For a target fact (s r g) the question lists ``ds_options`` candidates for "the r of s" (the gold
+g and distractors, other objects of r) and rules ONE distractor out through another fact about it:
+"it is not the one whose capital is Tokyo". What makes the elimination sound (else no match):
+
+* the elimination fact (d r' v) is a premise and holds in the graph for the eliminated option d;
+* r' is single-valued for each option (:meth:`GraphIndex.single_valued`) and every other option,
+  the gold included, has a *different* r' value in the graph: positive evidence that the clause
+  does not fit it, not mere absence of the fact;
+* after elimination at least two candidates remain (the gold and >= 1 distractor), so only the
+  target fact decides between them;
+* distractors are never an r-object of s, never share a label with each other or the gold, and v
+  is not an option, the subject, nor a name containing the gold's label.
+
+Target = the fact; bridge = None; answer = g; premises = [target, elimination fact].
+``extra``: ``options`` (entity ids in display order), ``eliminated`` (id), ``elimination_fact``
+([d, r', v]) and ``evidence`` ({option id: its r' value}).
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from kg_qgen.match.base import Match
+from kg_qgen.graph import Fact
+from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.textnorm import contains_phrase
 
-_TRIES = 20
+_DRAWS = 24  # random draws per candidate role before giving up on a relation
+
+NO_OPTIONS = "fewer than ds_options distinct objects for the relation"
+NO_GOLD_EVIDENCE = "the gold has no single-valued fact, so nothing can tell it apart"
+NO_ELIMINATION = "no fact fits exactly one distractor with evidence against every other option"
 
 
-def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]:
+def find(
+    index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None = None
+) -> list[Match]:
     n_distract = max(2, cfg.ds_options - 1)
     out: list[Match] = []
     for f in sample_targets(index.facts, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
-        candidates = index.relation_objects(f.relation)
-        if len(candidates) < n_distract + 1:
-            continue
         if cfg.require_unique and not index.is_unique(f.subject, f.relation):
             continue
-        own = set(index.objects(f.subject, f.relation))
-        used_labels = {index.norm_label(o) for o in own}
-        distractors: list[str] = []
-        for _ in range(_TRIES):
-            if len(distractors) == n_distract:
-                break
-            d = candidates[rng.randrange(len(candidates))]
-            lab = index.norm_label(d)
-            if d in own or d in distractors or lab in used_labels or d == f.subject:
-                continue
-            used_labels.add(lab)
-            distractors.append(d)
-        if len(distractors) < n_distract:
+        if len(index.relation_objects(f.relation)) < n_distract + 1:
+            note(stats, NO_OPTIONS)
             continue
-        options = [f.object, *distractors]
+        gold_values = index.single_values(f.object)
+        if not gold_values:
+            note(stats, NO_GOLD_EVIDENCE)
+            continue
+        chosen = _choose(index, f, gold_values, n_distract, rng)
+        if chosen is None:
+            note(stats, NO_ELIMINATION)
+            continue
+        elim_fact, others = chosen
+        options = [f.object, elim_fact.subject, *others]
         rng.shuffle(options)
-        eliminated = distractors[0]
-        elim_fact = _describing_fact(index, eliminated, exclude={f.object, *distractors}, rng=rng)
+        evidence = {o: index.single_values(o)[elim_fact.relation] for o in options}
         out.append(
             Match(
                 "DS",
-                [f],
+                [f, elim_fact],
                 target=f,
                 bridge=None,
                 answer=f.object,
-                extra={"options": options, "eliminated": eliminated, "elimination_fact": elim_fact},
+                extra={
+                    "options": options,
+                    "eliminated": elim_fact.subject,
+                    "elimination_fact": [elim_fact.subject, elim_fact.relation, elim_fact.object],
+                    "evidence": evidence,
+                },
             )
         )
     return out
 
 
-def _describing_fact(
-    index: GraphIndex, entity: str, exclude: set[str], rng: random.Random
-) -> list[str] | None:
-    """A unique-valued fact about ``entity`` whose object is not one of the options."""
-    facts = [
-        f
-        for f in index.by_subject.get(entity, [])
-        if f.object not in exclude and index.is_unique(f.subject, f.relation)
-    ]
-    if not facts:
-        return None
-    f = facts[rng.randrange(len(facts))]
-    return [f.subject, f.relation, f.object]
+def _choose(
+    index: GraphIndex, f: Fact, gold_values: dict[str, str], n_distract: int, rng: random.Random
+) -> tuple[Fact, list[str]] | None:
+    """(elimination fact, the other distractors) or None (see the module docs).
+
+    For each single-valued relation r' of the gold (seeded order) the candidates are the
+    r-objects that have one r' value (:meth:`GraphIndex.valued_objects`); the eliminated option
+    is drawn among those whose value differs from the gold's, the other distractors among those
+    whose value differs from the eliminated one's.
+    """
+    own = index.objects(f.subject, f.relation)
+    taken = {index.norm_label(o) for o in own}
+    gold_norm = index.norm_label(f.object)
+    relations = [r for r in gold_values if index.relation_has_label(r)]
+    if len(relations) > 1:
+        rng.shuffle(relations)
+    for rel in relations:
+        pairs = index.valued_objects(f.relation, rel)
+        if len(pairs) < n_distract + 1:
+            continue
+        gv = gold_values[rel]
+        for _ in range(_DRAWS):
+            d, v, fact = pairs[rng.randrange(len(pairs))]
+            if d in own or d == f.subject or v == gv or v == f.subject or v == f.object:
+                continue
+            d_norm = index.norm_label(d)
+            if d_norm in taken or contains_phrase(index.norm_label(v), gold_norm):
+                continue
+            labels = {*taken, d_norm}
+            others: list[str] = []
+            for _ in range(_DRAWS):
+                o, ov, _ = pairs[rng.randrange(len(pairs))]
+                if o in own or o == f.subject or ov == v or o == v:
+                    continue
+                o_norm = index.norm_label(o)
+                if o_norm in labels:
+                    continue
+                labels.add(o_norm)
+                others.append(o)
+                if len(others) == n_distract - 1:
+                    return fact, others
+            break  # this relation offers too few distractors for d; try the next relation
+    return None

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+import weakref
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from kg_qgen.graph import Fact, KnowledgeGraph
-from kg_qgen.textnorm import normalize
+from kg_qgen.semantics.classes import infer_class
+from kg_qgen.semantics.relations import SCHEMA_RELATIONS, is_raw_id, single_valued_for
+from kg_qgen.textnorm import long_tokens, normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
 
@@ -24,8 +27,8 @@ class MatchConfig:
         require_unique: skip facts whose (subject, relation) has several objects in the graph,
             because a question about them would have more than one correct answer.
         ds_options: number of options in a DS question (gold + distractors, >= 3).
-        mp_pairs: the allowed (r1, r2) relation pairs for MP (None = the documented default
-            table in :mod:`kg_qgen.match.mp`).
+        mp_pairs: the allowed (r1, r2) relation pairs for MP, a subset of the rule table
+            :data:`kg_qgen.match.mp.RULES` (None = every rule of the table).
     """
 
     max_matches: int | None = None
@@ -35,9 +38,19 @@ class MatchConfig:
     mp_pairs: frozenset[tuple[str, str]] | None = None
 
 
+_INDEXES: weakref.WeakKeyDictionary[KnowledgeGraph, tuple[int, GraphIndex]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 @dataclass
 class GraphIndex:
-    """Facts grouped by subject, by (subject, relation), by (relation, object) and by relation."""
+    """Facts grouped by subject, by (subject, relation), by (relation, object) and by relation.
+
+    Schema facts (``P31`` instance of, ``P279`` subclass of) are kept apart in ``types_of``: they
+    say what kind of thing an entity is and are never asked about. Entity classes, single-valued
+    values and the surface-form index are computed lazily and cached.
+    """
 
     graph: KnowledgeGraph
     facts: list[Fact] = field(default_factory=list)
@@ -46,13 +59,28 @@ class GraphIndex:
     subjects_of: dict[tuple[str, str], list[str]] = field(default_factory=lambda: defaultdict(list))
     facts_with: dict[tuple[str, str], list[Fact]] = field(default_factory=lambda: defaultdict(list))
     by_relation: dict[str, list[Fact]] = field(default_factory=lambda: defaultdict(list))
+    types_of: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     _relation_objects: dict[str, list[str]] = field(default_factory=dict)
     _norm: dict[str, str] = field(default_factory=dict)
+    _object_relations: dict[str, set[str]] | None = None
+    _classes: dict[str, str] = field(default_factory=dict)
+    _single_values: dict[str, dict[str, str]] = field(default_factory=dict)
+    _functional_in_graph: dict[str, bool] = field(default_factory=dict)
+    _owners: dict[str, set[str]] | None = None
+    _labelled: dict[str, bool] = field(default_factory=dict)
+    _valued: dict[tuple[str, str], list[tuple[str, str, Fact]]] = field(default_factory=dict)
+    _alias_verdicts: dict[str, list[tuple[str, str, str | None]]] = field(default_factory=dict)
+    _alias_facts: list[Fact] | None = None
+    alias_rejections: Counter[str] = field(default_factory=Counter)
+    _long_tokens: dict[str, set[str]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, graph: KnowledgeGraph) -> GraphIndex:
         idx = cls(graph=graph)
         for f in graph.facts():
+            if f.relation in SCHEMA_RELATIONS:
+                idx.types_of[f.subject].append(f.object)
+                continue
             idx.facts.append(f)
             idx.by_subject[f.subject].append(f)
             idx.objects_of[(f.subject, f.relation)].append(f.object)
@@ -65,6 +93,17 @@ class GraphIndex:
         idx.subjects_of = dict(idx.subjects_of)
         idx.facts_with = dict(idx.facts_with)
         idx.by_relation = dict(idx.by_relation)
+        idx.types_of = dict(idx.types_of)
+        return idx
+
+    @classmethod
+    def of(cls, graph: KnowledgeGraph) -> GraphIndex:
+        """The index of ``graph``, built once and reused while the graph has the same facts."""
+        cached = _INDEXES.get(graph)
+        if cached is not None and cached[0] == len(graph):
+            return cached[1]
+        idx = cls.build(graph)
+        _INDEXES[graph] = (len(graph), idx)
         return idx
 
     def objects(self, subject: str, relation: str) -> list[str]:
@@ -89,6 +128,131 @@ class GraphIndex:
             seen = dict.fromkeys(f.object for f in self.by_relation.get(relation, []))
             self._relation_objects[relation] = list(seen)
         return self._relation_objects[relation]
+
+    # -- semantics ----------------------------------------------------------------------------
+    def entity_class(self, entity: str) -> str:
+        """The class of an entity (person, country, city, ...; "thing" when unknown).
+
+        See :mod:`kg_qgen.semantics.classes` for the evidence used.
+        """
+        got = self._classes.get(entity)
+        if got is None:
+            if self._object_relations is None:
+                roles: dict[str, set[str]] = defaultdict(set)
+                for f in self.facts:
+                    roles[f.object].add(f.relation)
+                self._object_relations = dict(roles)
+            types = self.types_of.get(entity, [])
+            g = self.graph
+            got = self._classes[entity] = infer_class(
+                {f.relation for f in self.by_subject.get(entity, ())},
+                self._object_relations.get(entity, ()),
+                types,
+                [g.label(t) for t in types if g.has_entity(t)],
+            )
+        return got
+
+    def is_person(self, entity: str) -> bool:
+        return self.entity_class(entity) == "person"
+
+    def single_valued(self, relation: str, subject: str) -> bool:
+        """Whether ``relation`` has one value per subject like ``subject`` (in the world).
+
+        Wikidata ids: the table :data:`kg_qgen.semantics.relations.SINGLE_VALUED` (some entries
+        only for some subject classes). Other relation ids: true when every subject of the
+        relation in the graph has exactly one object for it.
+        """
+        verdict = single_valued_for(relation, self.entity_class(subject))
+        if verdict is not None:
+            return verdict
+        got = self._functional_in_graph.get(relation)
+        if got is None:
+            subjects = {f.subject for f in self.by_relation.get(relation, ())}
+            got = self._functional_in_graph[relation] = len(subjects) > 1 and all(
+                self.is_unique(s, relation) for s in subjects
+            )
+        return got
+
+    def single_values(self, entity: str) -> dict[str, str]:
+        """relation -> value for the single-valued relations the entity has exactly one value of."""
+        got = self._single_values.get(entity)
+        if got is None:
+            got = self._single_values[entity] = {
+                f.relation: f.object
+                for f in self.by_subject.get(entity, ())
+                if self.is_unique(entity, f.relation) and self.single_valued(f.relation, entity)
+            }
+        return got
+
+    def valued_objects(self, relation: str, other: str) -> list[tuple[str, str, Fact]]:
+        """(object, its single ``other`` value, that fact) for the distinct objects of
+        ``relation`` that have one (cached): DS draws its options and eliminations from these."""
+        key = (relation, other)
+        got = self._valued.get(key)
+        if got is None:
+            got = []
+            for o in self.relation_objects(relation):
+                v = self.single_values(o).get(other)
+                if v is not None:
+                    fact = next(x for x in self.by_subject[o] if x.relation == other)
+                    got.append((o, v, fact))
+            self._valued[key] = got
+        return got
+
+    def owners(self, form: str) -> set[str]:
+        """Ids of every entity whose label or an alias normalises to ``form`` (normalised)."""
+        if self._owners is None:
+            owners: dict[str, set[str]] = defaultdict(set)
+            for e in self.graph.entities():
+                for name in (e.label, *e.aliases):
+                    owners[normalize(name)].add(e.id)
+            self._owners = dict(owners)
+        return self._owners.get(form, set())
+
+    def alias_verdicts(self, entity: str) -> list[tuple[str, str, str | None]]:
+        """(alias, normalised alias, why it cannot stand for the entity or None) per alias.
+
+        The verdict ignores the answer of a question (see
+        :func:`kg_qgen.semantics.aliases.alias_problem`); callers add that test.
+        """
+        got = self._alias_verdicts.get(entity)
+        if got is None:
+            from kg_qgen.semantics.aliases import alias_problem
+
+            label = self.graph.label(entity)
+            got = self._alias_verdicts[entity] = [
+                (a, normalize(a), alias_problem(a, label, self.owners, entity))
+                for a in self.graph.aliases(entity)
+            ]
+        return got
+
+    def alias_facts(self) -> list[Fact]:
+        """Facts whose subject has at least one alias that identifies it (LL's candidates)."""
+        if self._alias_facts is None:
+            named = set()
+            for e, data in self.graph.graph.nodes(data=True):
+                if not data["aliases"]:
+                    continue
+                verdicts = self.alias_verdicts(e)
+                self.alias_rejections.update(why for *_, why in verdicts if why is not None)
+                if any(why is None for *_, why in verdicts):
+                    named.add(e)
+            self._alias_facts = [f for f in self.facts if f.subject in named]
+        return self._alias_facts
+
+    def relation_has_label(self, relation: str) -> bool:
+        """False when the relation's only name is a raw id such as ``P138``."""
+        got = self._labelled.get(relation)
+        if got is None:
+            got = self._labelled[relation] = not is_raw_id(self.graph.relation_label(relation))
+        return got
+
+    def long_tokens(self, entity: str) -> set[str]:
+        """Words of >= 4 letters of the entity's label (see :func:`kg_qgen.textnorm.long_tokens`)."""
+        got = self._long_tokens.get(entity)
+        if got is None:
+            got = self._long_tokens[entity] = long_tokens(self.norm_label(entity))
+        return got
 
     def chains(self, f1: Fact, rng: random.Random, limit: int) -> list[Fact]:
         """Up to ``limit`` second hops ``f2`` with ``f2.subject == f1.object`` (o1 = s2 chaining).

@@ -1,45 +1,54 @@
 """LL (Leibniz's law, x = y and A(x) |- A(y)): a fact asked through an alias of its subject.
 
 Target = the fact (s r o); answer = o; bridge = None; ``extra["alias"]`` = the alias of s the
-question uses (the label of s does not appear). Aliases come from the graph (Wikidata aliases;
-in MQuAKE the previous hop's ``answer_alias``). Aliases that normalise to the label, are shorter
-than 2 letters/digits or contain the answer are skipped.
+question uses (the label of s does not appear). Aliases come from the graph (Wikidata aliases; in
+MQuAKE the previous hop's ``answer_alias``). An alias is used only when it identifies s on its own
+(:func:`kg_qgen.semantics.aliases.alias_problem`): it resolves to exactly one entity of the graph,
+is not a code or abbreviation (three characters or fewer, or mostly initials), is not a fragment
+of the label (a given name or surname alone), and contains neither the label nor the answer.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from kg_qgen.match.base import Match
+from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 from kg_qgen.textnorm import contains_phrase, normalize
 
 
-def usable_aliases(index: GraphIndex, subject: str, answer: str) -> list[str]:
+def usable_aliases(
+    index: GraphIndex, subject: str, answer: str, stats: Counter[str] | None = None
+) -> list[str]:
+    """Aliases of ``subject`` that identify it and do not contain the answer."""
+    verdicts = [(alias, norm) for alias, norm, why in index.alias_verdicts(subject) if why is None]
+    if not verdicts:
+        return []
     g = index.graph
-    label = normalize(g.label(subject))
-    banned = [normalize(x) for x in (g.label(answer), *g.aliases(answer))]
+    banned = [index.norm_label(answer), *(normalize(x) for x in g.aliases(answer))]
     out = []
-    for alias in g.aliases(subject):
-        norm = normalize(alias)
-        if len(norm.replace(" ", "")) < 2 or norm == label:
-            continue
+    for alias, norm in verdicts:
         if any(b and contains_phrase(norm, b) for b in banned):
-            continue
-        out.append(alias)
+            note(stats, "the alias contains the answer")
+        else:
+            out.append(alias)
     return out
 
 
-def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]:
+def find(
+    index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None = None
+) -> list[Match]:
     out: list[Match] = []
-    for f in sample_targets(index.facts, rng):
+    candidates = index.alias_facts()
+    if stats is not None:  # aliases refused for not identifying their entity, once each
+        stats.update(index.alias_rejections)
+    for f in sample_targets(candidates, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
-        if not index.graph.aliases(f.subject):
-            continue
         if cfg.require_unique and not index.is_unique(f.subject, f.relation):
             continue
-        aliases = usable_aliases(index, f.subject, f.object)
+        aliases = usable_aliases(index, f.subject, f.object, stats)
         if not aliases:
             continue
         for alias in rng.sample(aliases, min(cfg.max_per_target, len(aliases))):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import random
+from collections import Counter
 from collections.abc import Callable
 
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
@@ -12,7 +13,7 @@ from kg_qgen.match.index import GraphIndex, MatchConfig
 
 __all__ = ["MATCHERS", "find_matches"]
 
-Matcher = Callable[[GraphIndex, MatchConfig, random.Random], list[Match]]
+Matcher = Callable[[GraphIndex, MatchConfig, random.Random, "Counter[str] | None"], list[Match]]
 
 MATCHERS: dict[str, Matcher] = {
     "SH": sh.find,
@@ -35,8 +36,16 @@ def get_matcher(qtype: str) -> Matcher:
 
 
 def find_matches(
-    index: GraphIndex, qtype: str, cfg: MatchConfig | None = None, seed: int = 0
+    index: GraphIndex,
+    qtype: str,
+    cfg: MatchConfig | None = None,
+    seed: int = 0,
+    stats: Counter[str] | None = None,
 ) -> list[Match]:
-    """Matches of one type; the RNG is derived from (seed, type) so types do not interact."""
+    """Matches of one type; the RNG is derived from (seed, type) so types do not interact.
+
+    ``stats``, when given, counts the candidates the matcher turned down, by reason (DS, MT, MP
+    and LL report theirs), e.g. ``{"DS: no elimination fact fits exactly one distractor": 12}``.
+    """
     rng = random.Random(f"{seed}:{qtype}")
-    return get_matcher(qtype)(index, cfg or MatchConfig(), rng)
+    return get_matcher(qtype)(index, cfg or MatchConfig(), rng, stats)

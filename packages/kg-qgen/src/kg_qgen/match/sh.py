@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 
 
-def find(index: GraphIndex, cfg: MatchConfig, rng: random.Random) -> list[Match]:
+def find(
+    index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter | None = None
+) -> list[Match]:
     out: list[Match] = []
     for f in sample_targets(index.facts, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:

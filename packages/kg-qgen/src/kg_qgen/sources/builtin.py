@@ -16,6 +16,7 @@ from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.textio import parse_json, read_utf8
 
 __all__ = ["graph_from_kb_dict", "load_builtin", "load_kb_json"]
 
@@ -26,19 +27,26 @@ def graph_from_kb_dict(data: Any, *, path: str, source: str = "builtin") -> Know
     """Build a graph from the KB dict format, validating every field."""
     if not isinstance(data, dict):
         raise KgQgenInputError("expected a JSON object", path=path)
-    for key in ("entities", "relations", "triples"):
+    for key, kind in (("entities", dict), ("relations", dict), ("triples", list)):
         if key not in data:
             raise KgQgenInputError("missing top-level key", path=path, field=key)
+        if not isinstance(data[key], kind):
+            what = "a JSON object" if kind is dict else "a list"
+            raise KgQgenInputError(f"must be {what}", path=path, field=key)
     kg = KnowledgeGraph()
     for rid, rel in data["relations"].items():
-        if not isinstance(rel, dict) or not rel.get("label"):
+        if not rid:
+            raise KgQgenInputError("empty relation id", path=path, field="relations")
+        if not isinstance(rel, dict) or not isinstance(rel.get("label"), str) or not rel["label"]:
             raise KgQgenInputError("relation needs a 'label'", path=path, field=f"relations.{rid}")
         kg.add_relation(rid, rel["label"])
     for eid, ent in data["entities"].items():
-        if not isinstance(ent, dict) or not ent.get("label"):
+        if not eid:
+            raise KgQgenInputError("empty entity id", path=path, field="entities")
+        if not isinstance(ent, dict) or not isinstance(ent.get("label"), str) or not ent["label"]:
             raise KgQgenInputError("entity needs a 'label'", path=path, field=f"entities.{eid}")
         aliases = ent.get("aliases", [])
-        if not isinstance(aliases, list):
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise KgQgenInputError("must be a list", path=path, field=f"entities.{eid}.aliases")
         kg.add_entity(eid, ent["label"], aliases)
     if not data["triples"]:
@@ -48,6 +56,8 @@ def graph_from_kb_dict(data: Any, *, path: str, source: str = "builtin") -> Know
         if not (isinstance(triple, list | tuple) and len(triple) == 3):
             raise KgQgenInputError("must be [subject, relation, object]", path=path, field=where)
         s, r, o = triple
+        if not all(isinstance(x, str) for x in triple):
+            raise KgQgenInputError("ids must be strings", path=path, field=where)
         if s not in data["entities"]:
             raise KgQgenInputError(f"unknown subject id {s!r}", path=path, field=where)
         if o not in data["entities"]:
@@ -61,12 +71,7 @@ def graph_from_kb_dict(data: Any, *, path: str, source: str = "builtin") -> Know
 def load_kb_json(path: str | Path, source: str | None = None) -> KnowledgeGraph:
     """Load a KB JSON file in the builtin format from disk."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise KgQgenInputError("file not found", path=str(path)) from err
-    except json.JSONDecodeError as err:
-        raise KgQgenInputError(f"invalid JSON: {err.msg}", path=str(path), line=err.lineno) from err
+    data = parse_json(read_utf8(path, "KB file"), str(path))
     return graph_from_kb_dict(data, path=str(path), source=source or path.stem)
 
 

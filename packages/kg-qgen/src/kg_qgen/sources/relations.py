@@ -7,11 +7,11 @@ plain ``{"P27": "country of citizenship", ...}`` object.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from kg_qgen.errors import KgQgenInputError
+from kg_qgen.textio import parse_json, read_utf8
 
 __all__ = ["WIKIDATA_PID", "load_relation_labels"]
 
@@ -20,21 +20,19 @@ WIKIDATA_PID = re.compile(r"^P\d+$")
 
 def load_relation_labels(path: str | Path) -> dict[str, str]:
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as err:
-        raise KgQgenInputError("relation label file not found", path=str(path)) from err
-    except json.JSONDecodeError as err:
-        raise KgQgenInputError(f"invalid JSON: {err.msg}", path=str(path), line=err.lineno) from err
+    data = parse_json(read_utf8(path, "relation label file"), str(path))
     if isinstance(data, dict) and "results" in data:
         labels: dict[str, str] = {}
-        bindings = data.get("results", {}).get("bindings")
+        results = data["results"]
+        bindings = results.get("bindings") if isinstance(results, dict) else None
         if not isinstance(bindings, list):
             raise KgQgenInputError("expected a list", path=str(path), field="results.bindings")
         for i, b in enumerate(bindings):
             try:
                 pid = b["property"]["value"].rsplit("/", 1)[-1]
                 label = b["propertyLabel"]["value"]
+                if not isinstance(label, str):
+                    raise TypeError("label is not a string")
             except (KeyError, TypeError, AttributeError) as err:
                 raise KgQgenInputError(
                     f"binding {i} lacks {err}", path=str(path), field="results.bindings"

@@ -7,21 +7,25 @@ otherwise a slug of it), ``relation_label``, ``subject_aliases`` / ``object_alia
 list, or in CSV a ``|``-separated string).
 
 Relation labels: ``relation_label`` if given; else, for a Wikidata id, the label from
-``relations_file`` (see :mod:`kg_qgen.sources.relations`); else the ``relation`` text. With
-``strict=True`` a Wikidata id missing from ``relations_file`` is an error.
+``relations_file`` (see :mod:`kg_qgen.sources.relations`), else kg-qgen's shipped Wikidata label
+(:func:`kg_qgen.semantics.relations.shipped_relation_labels`); else, for any other relation, the
+``relation`` text. A Wikidata id with no label anywhere keeps the id as its name, and ``build``
+turns its questions into ``relation_label`` rejects; with ``strict=True`` it is an error here.
 """
 
 from __future__ import annotations
 
 import csv
-import json
+import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.graph import KnowledgeGraph, slugify
+from kg_qgen.semantics.relations import shipped_relation_labels
 from kg_qgen.sources.relations import WIKIDATA_PID, load_relation_labels
+from kg_qgen.textio import parse_json, read_utf8
 
 __all__ = ["load_triples"]
 
@@ -30,10 +34,13 @@ REQUIRED = ("subject", "relation", "object")
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, record) pairs; line numbers are 1-based physical lines."""
+    text = read_utf8(path, "triples file")
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv"):
-        with path.open(newline="", encoding="utf-8") as fh:
-            reader = csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ",")
+        reader = csv.DictReader(
+            io.StringIO(text, newline=""), delimiter="\t" if suffix == ".tsv" else ","
+        )
+        try:
             if reader.fieldnames is None:
                 return
             missing = [f for f in REQUIRED if f not in reader.fieldnames]
@@ -43,20 +50,28 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 )
             for row in reader:
                 yield reader.line_num, row
+        except csv.Error as err:
+            raise KgQgenInputError(
+                f"malformed CSV: {err}", path=str(path), line=reader.line_num or 1
+            ) from err
         return
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise KgQgenInputError(
-                    f"malformed JSON: {err.msg}", path=str(path), line=n
-                ) from err
-            if not isinstance(rec, dict):
-                raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
-            yield n, rec
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        rec = parse_json(line, str(path), line=n)
+        if not isinstance(rec, dict):
+            raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
+        yield n, rec
+
+
+def _optional_str(rec: dict[str, Any], key: str, path: Path, line: int) -> str:
+    """An optional text field: "" when absent or empty, an error when not a string."""
+    value = rec.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise KgQgenInputError("must be a string", path=str(path), line=line, field=key)
+    return value.strip()
 
 
 def _aliases(value: Any, path: Path, line: int, field: str) -> list[str]:
@@ -77,8 +92,6 @@ def load_triples(
     source: str | None = None,
 ) -> KnowledgeGraph:
     path = Path(path)
-    if not path.is_file():
-        raise KgQgenInputError("file not found", path=str(path))
     labels = load_relation_labels(relations_file) if relations_file else {}
     source = source or path.name
     kg = KnowledgeGraph()
@@ -88,24 +101,26 @@ def load_triples(
             if not isinstance(value, str) or not value.strip():
                 raise KgQgenInputError("missing or empty", path=str(path), line=line, field=key)
         s_label, r_text, o_label = (rec[k].strip() for k in REQUIRED)
-        rel_id = (rec.get("relation_id") or "").strip() or (
+        rel_id = _optional_str(rec, "relation_id", path, line) or (
             r_text if WIKIDATA_PID.match(r_text) else slugify(r_text)
         )
-        rel_label = (rec.get("relation_label") or "").strip()
-        if not rel_label:
-            if WIKIDATA_PID.match(rel_id) and rel_id in labels:
-                rel_label = labels[rel_id]
-            elif WIKIDATA_PID.match(rel_id) and strict and relations_file:
+        rel_label = _optional_str(rec, "relation_label", path, line)
+        if not rel_label and WIKIDATA_PID.match(rel_id):
+            rel_label = labels.get(rel_id) or shipped_relation_labels().get(rel_id, "")
+            if not rel_label and strict:
+                where = f"{relations_file} nor " if relations_file else ""
                 raise KgQgenInputError(
-                    f"unknown relation id {rel_id!r} (not in {relations_file})",
+                    f"relation {rel_id!r} has no label (not in {where}kg-qgen's shipped "
+                    "Wikidata labels); add a relation_label or use --relations-file",
                     path=str(path),
                     line=line,
                     field="relation_id" if rec.get("relation_id") else "relation",
                 )
-            else:
-                rel_label = r_text
-        s_id = (rec.get("subject_id") or "").strip() or slugify(s_label)
-        o_id = (rec.get("object_id") or "").strip() or slugify(o_label)
+            rel_label = rel_label or rel_id  # no label: its questions become rejects
+        elif not rel_label:
+            rel_label = r_text
+        s_id = _optional_str(rec, "subject_id", path, line) or slugify(s_label)
+        o_id = _optional_str(rec, "object_id", path, line) or slugify(o_label)
         kg.add_relation(rel_id, rel_label)
         kg.add_entity(
             s_id, s_label, _aliases(rec.get("subject_aliases"), path, line, "subject_aliases")

@@ -1,9 +1,16 @@
-"""Lexical leak rule: a question never names the masked bridge or the answer.
+"""Leak rule: a question never names the masked bridge or the answer, nor gives them away.
 
 Matching is whole-word and case-, accent- and punctuation-insensitive (see
-:mod:`kg_qgen.textnorm`), over the label and every alias. The one exception is DS: its answer is
-allowed to appear exactly as one of >= 3 listed options (the record's ``options``); each option
-is cut out of the text once before the answer is searched.
+:mod:`kg_qgen.textnorm`). A question leaks when it contains:
+
+1. the bridge's label or an alias;
+2. a demonym of the bridge ("Argentine" when the bridge is Argentina; the shipped table
+   :mod:`kg_qgen.semantics.demonyms` covers countries and continents);
+3. any word of four letters or more of the bridge's label (function words aside), e.g.
+   "Messerschmitt" in "Messerschmitt AG" when the bridge is Willy Messerschmitt;
+4. the answer's label or an alias, or a demonym of the answer. The one exception is DS: its answer
+   is allowed to appear exactly as one of >= 3 listed options (the record's ``options``); each
+   option is cut out of the text once before the answer is searched.
 """
 
 from __future__ import annotations
@@ -11,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.textnorm import contains_phrase, normalize
+from kg_qgen.semantics.demonyms import demonyms_for
+from kg_qgen.textnorm import contains_phrase, long_tokens, normalize
 from kg_qgen.verify.base import Reject
 
 __all__ = ["LeakCheck", "find_leak"]
@@ -31,7 +39,7 @@ def _surface_forms(record: dict, graph: KnowledgeGraph | None, key: str) -> list
         aid = record.get("answer_id")
         if graph is not None and aid and graph.has_entity(aid):
             forms += [graph.label(aid), *graph.aliases(aid)]
-    return [f for f in dict.fromkeys(forms) if normalize(f)]
+    return [f for f in dict.fromkeys(str(x) for x in forms) if normalize(f)]
 
 
 def _cut_once(text: str, phrase: str) -> str:
@@ -45,9 +53,17 @@ def _cut_once(text: str, phrase: str) -> str:
 def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
     """Why the record leaks, or None."""
     text = normalize(record.get("question", ""))
-    for form in _surface_forms(record, graph, "bridge"):
+    bridge_forms = _surface_forms(record, graph, "bridge")
+    for form in bridge_forms:
         if contains_phrase(text, normalize(form)):
             return f"question contains the bridge entity {form!r}"
+    for dem in demonyms_for(bridge_forms):
+        if contains_phrase(text, normalize(dem)):
+            return f"question contains {dem!r}, a demonym of the bridge {bridge_forms[0]!r}"
+    if bridge_forms:
+        shared = sorted(long_tokens(normalize(bridge_forms[0])) & set(text.split()))
+        if shared:
+            return f"question shares the word {shared[0]!r} with the bridge {bridge_forms[0]!r}"
     answer_text = text
     if record.get("type") == "DS":
         options = record.get("options") or []
@@ -55,10 +71,16 @@ def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
             return f"DS question has {len(options)} options (< 3)"
         for opt in options:
             answer_text = _cut_once(answer_text, normalize(opt))
-    for form in _surface_forms(record, graph, "answer"):
+    if record.get("type") == "MT":
+        return None  # the answer is yes/no: no entity to give away
+    where = " outside the option list" if record.get("type") == "DS" else ""
+    answer_forms = _surface_forms(record, graph, "answer")
+    for form in answer_forms:
         if contains_phrase(answer_text, normalize(form)):
-            where = " outside the option list" if record.get("type") == "DS" else ""
             return f"question contains the answer {form!r}{where}"
+    for dem in demonyms_for(answer_forms):
+        if contains_phrase(answer_text, normalize(dem)):
+            return f"question contains {dem!r}, a demonym of the answer {answer_forms[0]!r}{where}"
     return None
 
 

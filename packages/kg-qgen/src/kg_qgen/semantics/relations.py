@@ -1,0 +1,87 @@
+"""What kg-qgen knows about relations: shipped labels, which ones are single-valued, schema ones.
+
+**Labels.** ``kg_qgen/data/wikidata_relation_labels.json`` holds the English Wikidata labels of
+the properties that MQuAKE (its 44 question templates), ROME/CounterFact (34 relations) and the
+built-in KB use, plus the schema relations P31/P279: 52 ids, taken verbatim from a public
+Wikidata SPARQL result (CC0; the file names its origin). A source's own label wins; this table
+fills in Wikidata ids that come without one (a triples file with bare ``P27``). A relation whose
+label is still a raw id (``P138``) has **no label**: its questions are rejects (check
+``relation_label``), and ``strict=True`` makes it an error. No raw id ever reaches question text.
+
+**Single-valued relations.** A disjunctive-syllogism elimination ("it is not the one whose capital
+is Paris") needs *positive* evidence that the clause does not fit the other options: each of them
+has a *different* value for a relation that has one value per subject. :data:`SINGLE_VALUED` lists
+the Wikidata properties we treat so (one value per subject, or one at a time: Wikidata's
+single-value or single-best-value constraint, or the property's meaning), some only for certain
+subject classes (``P641`` sport is single-valued for a playing position or a team, not for a
+person). A relation that is not a Wikidata id (a slug from a text source or a custom triples file)
+is treated as single-valued when every subject in the graph has exactly one object for it (a
+documented heuristic: the graph is the only evidence there is).
+
+**Schema relations** (``P31`` instance of, ``P279`` subclass of) say what kind of thing an entity
+is; they feed :mod:`kg_qgen.semantics.classes` and are never asked about.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+
+__all__ = [
+    "RAW_ID",
+    "SCHEMA_RELATIONS",
+    "SINGLE_VALUED",
+    "is_raw_id",
+    "shipped_relation_labels",
+    "single_valued_for",
+]
+
+RAW_ID = re.compile(r"^[PQ][1-9][0-9]*$")
+SCHEMA_RELATIONS = frozenset({"P31", "P279"})
+
+_ANY = None  # single-valued whatever the subject's class
+# relation id -> None (any subject) or the subject classes for which it has one value
+SINGLE_VALUED: dict[str, frozenset[str] | None] = {
+    "P19": _ANY,  # place of birth
+    "P20": _ANY,  # place of death
+    "P17": _ANY,  # country (of a place / an organisation)
+    "P36": _ANY,  # capital
+    "P131": _ANY,  # located in the administrative territorial entity
+    "P159": _ANY,  # headquarters location
+    "P740": _ANY,  # location of formation
+    "P6": _ANY,  # head of government (one at a time)
+    "P35": _ANY,  # head of state (one at a time)
+    "P169": _ANY,  # chief executive officer (one at a time)
+    "P286": _ANY,  # head coach (one at a time)
+    "P488": _ANY,  # chairperson (one at a time)
+    "P1037": _ANY,  # director / manager (one at a time)
+    "P641": frozenset({"position", "team"}),  # sport: one for a playing position or a team
+}
+
+
+def is_raw_id(label: str) -> bool:
+    """True for a bare Wikidata id such as ``P27`` or ``Q90`` (not a readable label)."""
+    return bool(RAW_ID.match(label.strip()))
+
+
+@lru_cache(maxsize=1)
+def shipped_relation_labels() -> dict[str, str]:
+    """Wikidata property id -> English label, for the ids kg-qgen ships (see module docs)."""
+    ref = resources.files("kg_qgen") / "data" / "wikidata_relation_labels.json"
+    return dict(json.loads(ref.read_text(encoding="utf-8"))["labels"])
+
+
+def single_valued_for(relation: str, subject_class: str) -> bool | None:
+    """Whether ``relation`` has one value for a subject of ``subject_class``.
+
+    True/False for Wikidata ids (from :data:`SINGLE_VALUED`); None for any other relation id,
+    for which the caller decides from the graph (see the module docs).
+    """
+    if relation in SINGLE_VALUED:
+        classes = SINGLE_VALUED[relation]
+        return classes is None or subject_class in classes
+    if RAW_ID.match(relation):
+        return False
+    return None

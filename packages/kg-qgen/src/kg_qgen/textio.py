@@ -1,0 +1,53 @@
+"""Reading input files safely: UTF-8 with the line of a bad byte, JSON with one error type.
+
+Every reader of kg-qgen goes through these so that any input gives either a result or a one-line
+:class:`~kg_qgen.errors.KgQgenInputError` naming the file (and line), never another exception.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from kg_qgen.errors import KgQgenInputError
+
+__all__ = ["decode_utf8", "parse_json", "read_utf8"]
+
+
+def decode_utf8(raw: bytes, path: str) -> str:
+    """``raw`` as UTF-8 text; a bad byte is an error naming its line."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise KgQgenInputError(
+            f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
+            path=path,
+            line=line,
+        ) from err
+
+
+def read_utf8(path: str | Path, what: str = "file") -> str:
+    """The UTF-8 text of ``path`` (a missing file or a bad byte is a KgQgenInputError)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError as err:
+        raise KgQgenInputError(f"{what} not found", path=str(p)) from err
+    except IsADirectoryError as err:
+        raise KgQgenInputError(f"{what} is a directory, not a file", path=str(p)) from err
+    except OSError as err:
+        raise KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p)) from err
+    return decode_utf8(raw, str(p))
+
+
+def parse_json(text: str, path: str, line: int | None = None) -> Any:
+    """``json.loads`` whose every failure (syntax, huge numbers, deep nesting) is one error."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        at = line if line is not None else err.lineno
+        raise KgQgenInputError(f"malformed JSON: {err.msg}", path=path, line=at) from err
+    except (ValueError, RecursionError) as err:
+        raise KgQgenInputError(f"malformed JSON: {err}", path=path, line=line) from err

@@ -1,0 +1,294 @@
+"""Is each question a valid instance of its logic type? Re-derived from the knowledge graph.
+
+:class:`LogicCheck` re-checks every record against the graph it was built from, using the graph
+ids the record carries (``premise_ids``, ``target_ids``, ``answer_id``, ``bridge_id`` and the
+type's own ids), so it works on any generator's output (template or LLM) and on a saved set
+(``kg-qgen verify``). Per type:
+
+* **SH**: one premise, the target; the answer is its object and the only one for (s, r).
+* **HS**: two chained premises (o1 = s2), target = hop 1, bridge = its object, answer = hop 2's
+  object; both hops single-answer in the graph.
+* **MP**: an HS chain whose relation pair has a rule in :data:`kg_qgen.match.mp.RULES`, the
+  record's ``rule`` is that rule, and the subject's class fits the rule's declared class.
+* **LL**: the alias is an alias of the subject that identifies it
+  (:func:`kg_qgen.semantics.aliases.alias_problem`), the question uses it and not the label.
+* **CC**: two premises sharing (r, o) with different subjects, exactly one shared r value; the
+  question names both subjects.
+* **DS**: >= 3 distinct options, the gold once, all r-objects, no distractor an r-object of the
+  subject; the elimination fact (d r' v) is a premise and a fact, r' is single-valued for every
+  option and every other option has a different r' value (positive evidence); >= 2 candidates
+  remain; the question lists every option in display order and names v.
+* **MT**: the four cells of :mod:`kg_qgen.match.mt`: premises and bridge as the cell requires,
+  the answer is "yes" exactly when (antecedent true) != (negated), the question names the
+  candidate and the consequent, carries exactly one negation ("not", "never", "n't" or
+  "false") when negated and none when plain,
+  has no subjunctive/conditional mood words ("were", "would"), and a false antecedent's question
+  names neither the real bridge nor its real r2 value.
+* every type: ``options`` is what the question shows (:func:`kg_qgen.generate.base.match_options`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.match.index import GraphIndex
+from kg_qgen.match.mp import RULES, rule_fits
+from kg_qgen.semantics.aliases import alias_problem
+from kg_qgen.textnorm import contains_phrase, normalize
+from kg_qgen.verify.base import Reject
+
+__all__ = ["LogicCheck", "logic_problem"]
+
+# on normalised text: "not", "never", "false" ("is it false that ...") and contractions ("isn t")
+NEGATION = re.compile(r"\b(?:not|never|false)\b|\b\w+n t\b")
+MOOD_WORDS = ("were", "would")
+
+Ids = tuple[str, str, str]
+
+
+def _ids(fact: dict[str, Any]) -> Ids:
+    return (str(fact["subject"]), str(fact["relation"]), str(fact["object"]))
+
+
+def _names(graph: KnowledgeGraph, entity: str) -> list[str]:
+    return [graph.label(entity), *graph.aliases(entity)] if graph.has_entity(entity) else []
+
+
+def _mentions(text: str, graph: KnowledgeGraph, entity: str) -> bool:
+    return any(contains_phrase(text, normalize(n)) for n in _names(graph, entity) if normalize(n))
+
+
+def _unique(idx: GraphIndex, s: str, r: str) -> str | None:
+    if not idx.is_unique(s, r):
+        n = len(idx.objects(s, r))
+        return f"({idx.graph.label(s)}, {idx.graph.relation_label(r)}) has {n} objects in the graph"
+    return None
+
+
+def _chain(idx: GraphIndex, r: dict, p: list[Ids]) -> str | None:
+    """HS/MP/MT shared structure: target = hop 1, hop 2 starts at its object, both unique."""
+    (s1, r1, b), (s2, r2, _) = p[0], p[1]
+    if b != s2:
+        return "the two premises do not chain (object of hop 1 != subject of hop 2)"
+    return _unique(idx, s1, r1) or _unique(idx, s2, r2)
+
+
+def _sh(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    if len(p) != 1:
+        return f"SH needs 1 premise, has {len(p)}"
+    if r.get("answer_id") != p[0][2]:
+        return "the answer is not the object of the target fact"
+    return _unique(idx, p[0][0], p[0][1])
+
+
+def _hs(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    if len(p) != 2:
+        return f"{r['type']} needs 2 premises, has {len(p)}"
+    if r.get("bridge_id") != p[0][2] or r.get("answer_id") != p[1][2]:
+        return "bridge/answer are not hop 1's object / hop 2's object"
+    return _chain(idx, r, p)
+
+
+def _mp(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    why = _hs(idx, r, p, text)
+    if why:
+        return why
+    pair = (p[0][1], p[1][1])
+    rule = RULES.get(pair)
+    if rule is None:
+        return f"no rule in the MP rule table for the relation pair {pair}"
+    if r.get("rule") != rule.rule:
+        return "the record's rule is not the table's rule for its relation pair"
+    if not rule_fits(idx, rule, p[0][0]):
+        cls = idx.entity_class(p[0][0])
+        return f"the rule is for a {rule.subject_class}, the subject is a {cls}"
+    return None
+
+
+def _ll(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    g = idx.graph
+    if len(p) != 1:
+        return f"LL needs 1 premise, has {len(p)}"
+    s, rel, o = p[0]
+    alias = str(r.get("alias") or "")
+    if alias not in g.aliases(s):
+        return f"{alias!r} is not an alias of {g.label(s)!r} in the graph"
+    why = alias_problem(alias, g.label(s), idx.owners, s, _names(g, o))
+    if why:
+        return f"alias {alias!r}: {why}"
+    if not contains_phrase(text, normalize(alias)):
+        return f"the question does not use the alias {alias!r}"
+    if contains_phrase(text.replace(normalize(alias), " "), normalize(g.label(s))):
+        return f"the question names {g.label(s)!r} besides its alias"
+    if r.get("answer_id") != o:
+        return "the answer is not the object of the target fact"
+    return _unique(idx, s, rel)
+
+
+def _cc(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    if len(p) != 2:
+        return f"CC needs 2 premises, has {len(p)}"
+    (s1, r1, o1), (s2, r2, o2) = p
+    if r1 != r2 or o1 != o2 or s1 == s2:
+        return "the premises do not share (relation, object) with two different subjects"
+    if r.get("answer_id") != o1 or r.get("bridge_id") != o1 or r.get("partner_id") != s2:
+        return "answer/bridge/partner do not match the premises"
+    shared = set(idx.objects(s1, r1)) & set(idx.objects(s2, r1))
+    if shared != {o1}:
+        return f"the two subjects share {len(shared)} values of the relation, not exactly one"
+    for s in (s1, s2):
+        if not _mentions(text, idx.graph, s):
+            return f"the question does not name {idx.graph.label(s)!r}"
+    return None
+
+
+def _ds(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    g = idx.graph
+    if len(p) != 2:
+        return "DS needs 2 premises: the target and the elimination fact"
+    (s, rel, gold), (d, rel2, v) = p
+    opts = [str(o) for o in r.get("option_ids") or []]
+    if len(opts) < 3 or len(set(opts)) != len(opts) or opts.count(gold) != 1:
+        return "DS needs >= 3 distinct option ids with the gold exactly once"
+    if r.get("answer_id") != gold:
+        return "the answer is not the object of the target fact"
+    why = _unique(idx, s, rel)
+    if why:
+        return why
+    objects = set(idx.relation_objects(rel))
+    own = set(idx.objects(s, rel))
+    for o in opts:
+        if not g.has_entity(o) or o not in objects:
+            return f"option {o!r} is not an object of the relation"
+        if o != gold and o in own:
+            return f"distractor {g.label(o)!r} is also a true answer"
+    if d not in opts or d == gold:
+        return "the elimination fact is not about a distractor"
+    values = {o: idx.single_values(o).get(rel2) for o in opts}
+    if values[d] != v:
+        return "the elimination fact is not the eliminated option's single value"
+    missing = [g.label(o) for o, x in values.items() if x is None]
+    if missing:
+        return f"no positive evidence against the clause for {missing} (no single value)"
+    fits = [o for o, x in values.items() if x == v]
+    if fits != [d]:
+        return f"the elimination clause fits {[g.label(o) for o in fits]}, not exactly one option"
+    if len(opts) - len(fits) < 2:
+        return "fewer than two candidates remain after elimination"
+    labels = [g.label(o) for o in opts]
+    if r.get("options") != labels:
+        return "options are not the labels of option_ids"
+    pos, last = 0, -1
+    padded = f" {text} "
+    for lab in labels:
+        i = padded.find(f" {normalize(lab)} ", pos)
+        if i < 0 or i < last:
+            return f"the question does not list {lab!r} in display order"
+        last, pos = i, i + 1
+    if not _mentions(text, g, v):
+        return f"the question does not state the elimination value {g.label(v)!r}"
+    return None
+
+
+def _negations(text: str) -> int:
+    return len(NEGATION.findall(text))
+
+
+def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    g = idx.graph
+    cell, polarity = r.get("antecedent"), r.get("polarity")
+    if cell not in ("true", "false") or polarity not in ("plain", "negated"):
+        return "MT needs antecedent true/false and polarity plain/negated"
+    expected = "yes" if (cell == "true") != (polarity == "negated") else "no"
+    if r.get("answer") != expected:
+        return f"the answer should be {expected!r} for a {cell} antecedent asked {polarity}"
+    if not isinstance(r.get("pair"), int):
+        return "MT records need an integer 'pair'"
+    if len(p) < 2:
+        return "MT needs the target and the second hop as premises"
+    why = _chain(idx, r, p)
+    if why:
+        return why
+    (s, r1, b), (_, r2, o2) = p[0], p[1]
+    c, v = r.get("candidate_id"), r.get("consequent_id")
+    if cell == "true":
+        if len(p) != 2 or c != b or v != o2 or r.get("bridge_id") is not None:
+            return "a true antecedent names the real bridge and its real r2 value, unmasked"
+    else:
+        if len(p) != 3 or p[2] != (c, r2, v) or r.get("bridge_id") != b:
+            return "a false antecedent needs the distractor fact (candidate r2 consequent)"
+        if c in idx.objects(s, r1) or v == o2:
+            return "the distractor is a true r1 object or has the real r2 value"
+        why = _unique(idx, str(c), r2)
+        if why:
+            return why
+        if _mentions(text, g, o2):
+            return f"the question names the real r2 value {g.label(o2)!r}"
+    for ent, what in ((c, "candidate"), (v, "consequent")):
+        if not _mentions(text, g, str(ent)):
+            return f"the question does not name the {what} {g.label(str(ent))!r}"
+    # negations inside entity names ("Can't Buy Me Love") are not the question's negation
+    bare = text
+    for s_, _, o_ in p:
+        for name in (*_names(g, s_), *_names(g, o_)):
+            if normalize(name):
+                bare = f" {bare} ".replace(f" {normalize(name)} ", " ")
+    n_neg = _negations(bare)
+    if (polarity == "negated") != (n_neg == 1) or n_neg > 1:
+        return f"{polarity} question with {n_neg} negation(s)"
+    for word in MOOD_WORDS:
+        if contains_phrase(text, word):
+            return f"mood cue {word!r} (use the indicative in every cell)"
+    return None
+
+
+_BY_TYPE: dict[str, Callable[[GraphIndex, dict, list[Ids], str], str | None]] = {
+    "SH": _sh,
+    "HS": _hs,
+    "MP": _mp,
+    "LL": _ll,
+    "CC": _cc,
+    "DS": _ds,
+    "MT": _mt,
+}
+
+
+def logic_problem(record: dict, graph: KnowledgeGraph) -> str | None:
+    """Why ``record`` is not a valid instance of its type (module docs), or None."""
+    from kg_qgen.generate.base import YES_NO
+
+    idx = GraphIndex.of(graph)
+    try:
+        premise_ids = record.get("premise_ids")
+        if not isinstance(premise_ids, list) or not premise_ids:
+            return "the record has no premise_ids: it cannot be re-checked against the graph"
+        p = [_ids(x) for x in premise_ids]
+        if record.get("target_ids") is None or _ids(record["target_ids"]) != p[0]:
+            return "the target must be the first premise"
+        for s, rel, o in p:
+            if not graph.has_fact(s, rel, o):
+                return f"premise ({s}, {rel}, {o}) is not a fact of the graph"
+        qtype = record["type"]
+        expected_options = YES_NO if qtype == "MT" else [] if qtype != "DS" else None
+        if expected_options is not None and record.get("options") != expected_options:
+            return f"options must be {expected_options} for {qtype}"
+        return _BY_TYPE[qtype](idx, record, p, normalize(record["question"]))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        return f"malformed record ({type(err).__name__}: {err})"
+
+
+class LogicCheck:
+    """Rejects records that are not valid instances of their logic type."""
+
+    name = "logic"
+
+    def __call__(self, records: Sequence[dict], graph: KnowledgeGraph) -> list[Reject]:
+        out = []
+        for r in records:
+            why = logic_problem(r, graph)
+            if why:
+                out.append(Reject(r, self.name, why))
+        return out

@@ -1,0 +1,137 @@
+"""``verify_records``: re-check a built question set against its knowledge source.
+
+Runs every deterministic check (:func:`kg_qgen.verify.deterministic.default_checks`: schema,
+premises, relation labels, logic, leaks, style, duplicates) on EVERY record (a record failing
+several checks is reported once per check; records that fail the schema are not passed to the
+other checks, which need its fields), then the set-level checks:
+
+* ``mt_balance`` (:mod:`kg_qgen.verify.balance`): every MT pair complete; with at least
+  ``cue_min_n`` MT questions, the one-cue classifier's accuracy must not exceed
+  ``cue_threshold`` (0.60) and the yes share must lie in [0.4, 0.6].
+
+``kg-qgen verify`` writes :meth:`VerifyReport.to_dict` as JSON and exits non-zero unless
+``report.ok``; ``kg-qgen build`` runs the same function before saving.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.verify.balance import mt_balance
+from kg_qgen.verify.base import Check
+from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
+
+__all__ = ["VerifyReport", "verify_records"]
+
+CUE_THRESHOLD = 0.60
+CUE_MIN_N = 100
+
+
+@dataclass
+class VerifyReport:
+    ok: bool
+    n: int
+    per_type: dict[str, dict[str, Any]]
+    set_checks: dict[str, dict[str, Any]]
+    checks: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "n": self.n,
+            "checks": self.checks,
+            "per_type": self.per_type,
+            "set_checks": self.set_checks,
+        }
+
+    def failures(self) -> list[dict[str, str]]:
+        return [f for t in self.per_type.values() for f in t["failures"]]
+
+    def summary_lines(self) -> list[str]:
+        lines = [f"{'type':<6}{'n':>6}{'passed':>8}{'failed':>8}  failing checks"]
+        for t, s in self.per_type.items():
+            by = ", ".join(f"{k}: {v}" for k, v in s["failed_by"].items()) or "-"
+            lines.append(f"{t:<6}{s['n']:>6}{s['passed']:>8}{s['failed']:>8}  {by}")
+        for name, s in self.set_checks.items():
+            lines.append(f"{name}: {'ok' if s['ok'] else 'FAILED'} ({s['detail']})")
+        lines.append(f"verification {'passed' if self.ok else 'FAILED'}: {self.n} questions")
+        return lines
+
+
+def verify_records(
+    records: Sequence[dict],
+    graph: KnowledgeGraph,
+    checks: Sequence[Check] | None = None,
+    *,
+    cue_threshold: float = CUE_THRESHOLD,
+    cue_min_n: int = CUE_MIN_N,
+) -> VerifyReport:
+    """Every check on every record, plus the set-level checks (module docs)."""
+    checks = list(checks) if checks is not None else default_checks()
+    failures: dict[str, list[dict[str, str]]] = defaultdict(list)
+    failed_ids: dict[str, set[str]] = defaultdict(set)
+    by_check: dict[str, Counter[str]] = defaultdict(Counter)
+
+    def record_type(r: dict) -> str:
+        t = r.get("type")
+        return t if isinstance(t, str) else "?"
+
+    schema_bad: set[int] = set()
+    for check in checks:
+        pool = [r for r in records if id(r) not in schema_bad]
+        for rj in check(pool, graph):
+            t = record_type(rj.record)
+            rid = str(rj.record.get("id"))
+            failures[t].append({"id": rid, "check": rj.check, "reason": rj.reason})
+            failed_ids[t].add(rid)
+            by_check[t][rj.check] += 1
+            if isinstance(check, AnswerPresentCheck):
+                schema_bad.add(id(rj.record))
+
+    per_type: dict[str, dict[str, Any]] = {}
+    counts = Counter(record_type(r) for r in records)
+    for t in sorted(counts):
+        per_type[t] = {
+            "n": counts[t],
+            "passed": counts[t] - len(failed_ids[t]),
+            "failed": len(failed_ids[t]),
+            "failed_by": dict(sorted(by_check[t].items())),
+            "failures": failures[t],
+        }
+
+    set_checks: dict[str, dict[str, Any]] = {}
+    bal = mt_balance(records)
+    if bal.n:
+        problems = []
+        if bal.incomplete_pairs:
+            problems.append(f"{len(bal.incomplete_pairs)} incomplete yes/no pair(s)")
+        if bal.n >= cue_min_n:
+            if bal.cue.accuracy > cue_threshold:
+                problems.append(
+                    f"the cue {bal.cue.cue!r} predicts the answer with accuracy "
+                    f"{bal.cue.accuracy:.3f} > {cue_threshold}"
+                )
+            if bal.yes_share is not None and not 0.4 <= bal.yes_share <= 0.6:
+                problems.append(f"yes share {bal.yes_share:.3f} outside [0.4, 0.6]")
+        detail = (
+            f"n={bal.n}, yes share {bal.yes_share:.3f}, true antecedents "
+            f"{bal.true_antecedent_share:.3f}, best one-cue accuracy {bal.cue.accuracy:.3f} "
+            f"(cue {bal.cue.cue!r}; enforced <= {cue_threshold} from n >= {cue_min_n})"
+        )
+        set_checks["mt_balance"] = {
+            "ok": not problems,
+            "detail": detail + ("; " + "; ".join(problems) if problems else ""),
+            **bal.to_dict(),
+        }
+    ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
+    return VerifyReport(
+        ok=ok,
+        n=len(records),
+        per_type=per_type,
+        set_checks=set_checks,
+        checks=[c.name for c in checks],
+    )
