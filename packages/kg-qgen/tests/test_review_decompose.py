@@ -80,3 +80,18 @@ def test_build_output_folder_is_what_review_reads(tmp_path: Path):
     out = build_set(tmp_path / "s", per_type=2)
     path, recs = read_questions(out)
     assert path.name == "questions.jsonl" and {r["type"] for r in recs} == set(QUESTION_TYPES)
+
+
+def test_mt_and_ds_derivations_follow_the_recorded_logic(tmp_path: Path):
+    """MT: a false condition is refuted by modus tollens, a true one is a control answered by the
+    target fact; DS: the recorded elimination fact is named."""
+    out = build_set(tmp_path / "s", per_type=8)
+    recs = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
+    mts = [r for r in recs if r["type"] == "MT"]
+    by_antecedent = {r.get("antecedent"): r for r in mts}
+    assert {"true", "false"} <= set(by_antecedent)  # kg-qgen balances the two
+    false_one = decompose(by_antecedent["false"]).derivation
+    assert "modus tollens" in false_one and by_antecedent["false"]["candidate"] in false_one
+    assert "control item" in decompose(by_antecedent["true"]).derivation
+    ds = next(r for r in recs if r["type"] == "DS" and r.get("elimination"))
+    assert f"Ruled out: {ds['elimination']['subject']}" in decompose(ds).derivation

@@ -68,7 +68,8 @@ LOGIC_RULES: dict[str, LogicRule] = {
         "Modus Tollens",
         "(A → B) ∧ ¬B ⊢ ¬A",
         "The question states a conditional whose consequence is false in reality (the facts "
-        "give another value), so its condition is false too; the answer is yes/no.",
+        "give another value), so its condition is false too; the answer is yes/no. Items whose "
+        "condition is true are controls: the target fact answers them directly.",
     ),
 }
 
@@ -152,7 +153,9 @@ def decompose(record: Mapping[str, Any]) -> Decomposition:
     alias = _text(record.get("alias")) or None
     stated_rule = _text(record.get("rule")) or None
     answer = _text(record.get("answer"))
-    derivation = _derivation(qtype, premises, target, bridge, answer, options, alias, stated_rule)
+    derivation = _derivation(
+        qtype, premises, target, bridge, answer, options, alias, stated_rule, record
+    )
     return Decomposition(
         type=qtype,
         rule=rule,
@@ -175,6 +178,7 @@ def _derivation(
     options: list[str],
     alias: str | None,
     stated_rule: str | None,
+    record: Mapping[str, Any],
 ) -> str:
     """The rule applied to this item's entities; generic when the record lacks what it needs."""
     p = [f for f in premises if f is not None]
@@ -203,15 +207,34 @@ def _derivation(
         )
     if qtype == "DS":
         opts = ", ".join(options) if options else "(options not recorded)"
-        return (
-            f"Options: {opts}. One option is ruled out in the question; {direct}, "
-            f"so the answer is {answer}."
+        elim = _fact(record.get("elimination"))
+        ruled_out = (
+            f"Ruled out: {elim['subject']} (its {elim['relation']} is {elim['object']})"
+            if elim
+            else "One option is ruled out in the question"
         )
+        return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
     if qtype == "MT" and len(p) >= 2:
         first, second = p[0], p[1]
+        antecedent = _text(record.get("antecedent")).lower()
+        candidate = _text(record.get("candidate")) or "the candidate in the question"
+        if antecedent == "true":
+            return (
+                f"The condition is true: the {first['relation']} of {first['subject']} is "
+                f"{first['object']} (the target fact), whose {second['relation']} is "
+                f"{second['object']}. No modus tollens step is needed (a control item); the "
+                f"expected answer is {answer}."
+            )
+        if antecedent == "false":
+            return (
+                f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
+                f"in reality it is {first['object']}, whose {second['relation']} is "
+                f"{second['object']}, so the stated consequence fails and the condition is false "
+                f"(modus tollens); the expected answer is {answer}."
+            )
         return (
             f"In reality the {first['relation']} of {first['subject']} is {first['object']}, "
-            f"whose {second['relation']} is {second['object']}. The conditional's consequence "
-            f"does not hold, so its condition is false; the expected answer is {answer}."
+            f"whose {second['relation']} is {second['object']}. Compare with the conditional; "
+            f"the expected answer is {answer}."
         )
     return f"Expected answer: {answer}."
