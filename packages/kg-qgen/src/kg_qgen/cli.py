@@ -1,4 +1,4 @@
-"""``kg-qgen`` command line: ``build``, ``verify`` and ``stats``.
+"""``kg-qgen`` command line: ``build``, ``verify``, ``stats``, ``review`` and ``score``.
 
 Every option can also be set through an environment variable ``KG_QGEN_<COMMAND>_<OPTION>``
 (click ``auto_envvar_prefix="KG_QGEN"``), e.g. ``KG_QGEN_BUILD_PER_TYPE=50``.
@@ -266,6 +266,14 @@ def _fmt(x: float | None) -> str:
 
 # kept for code that reads JSONL through the CLI module: one reader for every command
 _read_jsonl = read_records
+
+
+# Commands that live in their own subpackages (their heavy imports stay inside the commands).
+from kg_qgen.quality.cli import score_command  # noqa: E402
+from kg_qgen.review.cli import review_command  # noqa: E402
+
+cli.add_command(review_command)
+cli.add_command(score_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -9,6 +9,7 @@ import click
 from . import __version__
 from .commands.list_cmd import list_command
 from .commands.prepare import prepare_command
+from .commands.report import report_command
 from .commands.run import run_command
 from .errors import LeakresError
 
@@ -46,6 +47,7 @@ def cli() -> None:
 cli.add_command(run_command)
 cli.add_command(list_command)
 cli.add_command(prepare_command)
+cli.add_command(report_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

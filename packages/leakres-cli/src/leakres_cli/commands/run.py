@@ -165,6 +165,9 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     click.echo(
         f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and {len(written)} table/plot files"
     )
+    from ..report import write_report
+
+    click.echo(f"Wrote {write_report([out_dir])} (open it in a browser)")
 
 
 def _parse_value(raw: str) -> object:

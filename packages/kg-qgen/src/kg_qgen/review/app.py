@@ -1,0 +1,271 @@
+"""The annotation web app (Flask, server-side Jinja2 templates, a little JavaScript for saving).
+
+Routes:
+
+=====================================  ==========================================================
+``GET /``                              name form, or the annotator's next undecided item
+``POST /login`` / ``POST /logout``     set / clear the annotator name (a plain cookie)
+``GET /item/<position>``               one item: question, answer, decomposition, the form
+``GET|PUT /api/annotations/<item>``    read / save the annotator's annotation (JSON)
+``GET /results``                       per-type validity, score, kappa, annotators, exports
+``GET /export/annotations.csv``        every annotation (CSV)
+``GET /export/annotations.json``       every annotation (JSON)
+``GET /export/summary.json``           the statistics of /results (JSON)
+=====================================  ==========================================================
+
+There is no authentication: the app binds to 127.0.0.1 by default and the annotator name is
+whatever the person types. Saves must be JSON with a same-origin ``Origin`` (when the browser
+sends one), so another web page cannot post annotations through a visitor's browser.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Flask,
+    Response,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from kg_qgen.review.decompose import LOGIC_RULES, decompose
+from kg_qgen.review.session import ReviewSession
+from kg_qgen.review.storage import FLAGS, MAX_COMMENT, Annotation
+from kg_qgen.review.summary import annotations_csv
+
+__all__ = ["ANNOTATOR_COOKIE", "create_app"]
+
+ANNOTATOR_COOKIE = "kgq_annotator"
+_NAME = re.compile(r"^[\w][\w .@'-]{0,63}$")
+
+
+def _valid_name(name: str | None) -> str | None:
+    name = (name or "").strip()
+    return name if _NAME.match(name) else None
+
+
+def create_app(session: ReviewSession) -> Flask:
+    """The Flask app over an opened :class:`ReviewSession`."""
+    app = Flask(__name__)
+    app.config["JSON_SORT_KEYS"] = False
+    app.extensions["kg_qgen_review"] = session
+    sample = session.sample
+    by_position = {s.position: s for s in sample}
+    by_id = {s.item_id: s for s in sample}
+    type_totals: dict[str, int] = {}
+    for s in sample:
+        type_totals[s.type] = type_totals.get(s.type, 0) + 1
+
+    def annotator() -> str | None:
+        return _valid_name(request.cookies.get(ANNOTATOR_COOKIE))
+
+    def next_undecided(name: str, after: int = -1) -> int | None:
+        decided = {a.item_id for a in session.store.annotations(name) if a.verdict is not None}
+        todo = [s.position for s in sample if s.item_id not in decided]
+        later = [p for p in todo if p > after]
+        return (later or todo or [None])[0]
+
+    @app.get("/")
+    def index() -> Any:
+        name = annotator()
+        if name is None:
+            return render_template(
+                "login.html",
+                n_items=len(sample),
+                per_type=session.per_type,
+                seed=session.seed,
+                types=type_totals,
+                set_dir=str(session.set_dir),
+                error=None,
+            )
+        pos = next_undecided(name)
+        if pos is None:
+            return redirect(url_for("results"))
+        return redirect(url_for("item", position=pos))
+
+    @app.post("/login")
+    def login() -> Any:
+        name = _valid_name(request.form.get("annotator"))
+        if name is None:
+            return (
+                render_template(
+                    "login.html",
+                    n_items=len(sample),
+                    per_type=session.per_type,
+                    seed=session.seed,
+                    types=type_totals,
+                    set_dir=str(session.set_dir),
+                    error="Use 1-64 letters, digits, spaces or . @ ' - (starting with a letter or digit).",
+                ),
+                400,
+            )
+        resp = redirect(url_for("index"))
+        resp.set_cookie(ANNOTATOR_COOKIE, name, max_age=60 * 60 * 24 * 365, samesite="Strict")
+        return resp
+
+    @app.post("/logout")
+    def logout() -> Any:
+        resp = redirect(url_for("index"))
+        resp.delete_cookie(ANNOTATOR_COOKIE)
+        return resp
+
+    @app.get("/item/<int:position>")
+    def item(position: int) -> Any:
+        name = annotator()
+        if name is None:
+            return redirect(url_for("index"))
+        row = by_position.get(position)
+        if row is None:
+            abort(404)
+        record = session.records.get(row.item_id, {})
+        mine = {a.item_id: a for a in session.store.annotations(name)}
+        ann = mine.get(row.item_id) or Annotation(name, row.item_id, None)
+        done_by_type: dict[str, int] = {}
+        for a in mine.values():
+            if a.verdict is not None:
+                t = by_id[a.item_id].type
+                done_by_type[t] = done_by_type.get(t, 0) + 1
+        in_type = [s for s in sample if s.type == row.type]
+        return render_template(
+            "item.html",
+            annotator=name,
+            row=row,
+            record=record,
+            aliases=_aliases(record),
+            d=decompose(record),
+            ann=ann,
+            flags=FLAGS,
+            n_items=len(sample),
+            n_done=sum(done_by_type.values()),
+            type_index=in_type.index(row) + 1,
+            type_total=len(in_type),
+            type_totals=type_totals,
+            done_by_type=done_by_type,
+            prev_pos=position - 1 if position - 1 in by_position else None,
+            next_pos=position + 1 if position + 1 in by_position else None,
+            next_undecided=next_undecided(name, after=position),
+            max_comment=MAX_COMMENT,
+            state=_state(ann),
+        )
+
+    @app.get("/api/annotations/<item_id>")
+    def get_annotation(item_id: str) -> Any:
+        name = annotator()
+        if name is None:
+            return jsonify(error="no annotator name; open / first"), 401
+        if item_id not in by_id:
+            return jsonify(error=f"unknown item {item_id!r}"), 404
+        ann = session.store.annotation(name, item_id) or Annotation(name, item_id, None)
+        return jsonify(_state(ann))
+
+    @app.put("/api/annotations/<item_id>")
+    def put_annotation(item_id: str) -> Any:
+        name = annotator()
+        if name is None:
+            return jsonify(error="no annotator name; open / first"), 401
+        origin = request.headers.get("Origin")
+        if origin and urlsplit(origin).netloc != request.host:
+            return jsonify(error="cross-origin save refused"), 403
+        if not request.is_json:
+            return jsonify(error="send JSON (Content-Type: application/json)"), 415
+        if item_id not in by_id:
+            return jsonify(error=f"unknown item {item_id!r}"), 404
+        body = request.get_json(silent=True)
+        try:
+            fields = _parse_state(body)
+        except ValueError as err:
+            return jsonify(error=str(err)), 400
+        ann = session.store.save(name, item_id, **fields)
+        return jsonify(_state(ann))
+
+    @app.get("/results")
+    def results() -> Any:
+        summary = session.summary()
+        notes = [(a, by_id[a.item_id]) for a in session.store.annotations() if a.comment or a.flags]
+        return render_template(
+            "results.html",
+            notes=notes,
+            annotator=annotator(),
+            s=summary,
+            rules=LOGIC_RULES,
+            flags=FLAGS,
+            n_items=len(sample),
+            per_type=session.per_type,
+            seed=session.seed,
+            set_dir=str(session.set_dir),
+            db_path=str(session.store.path),
+        )
+
+    @app.get("/export/annotations.csv")
+    def export_csv() -> Response:
+        text = annotations_csv(sample, session.store.annotations())
+        resp = make_response(text)
+        resp.headers["Content-Type"] = "text/csv; charset=utf-8"
+        resp.headers["Content-Disposition"] = "attachment; filename=annotations.csv"
+        return resp
+
+    @app.get("/export/annotations.json")
+    def export_annotations_json() -> Any:
+        rows = []
+        for a in session.store.annotations():
+            s = by_id[a.item_id]
+            rows.append({**a.to_dict(), "type": s.type, "question": s.question, "answer": s.answer})
+        return jsonify(rows)
+
+    @app.get("/export/summary.json")
+    def export_summary_json() -> Any:
+        return jsonify(session.summary().to_dict())
+
+    return app
+
+
+def _aliases(record: Any, limit: int = 12) -> list[str]:
+    """The answer's other accepted forms, without repeats or the answer itself."""
+    raw = record.get("answer_aliases") if isinstance(record, dict) else None
+    seen = {str(record.get("answer", "")).casefold()}
+    out = []
+    for alias in raw if isinstance(raw, list) else []:
+        if isinstance(alias, str) and alias.strip() and alias.casefold() not in seen:
+            seen.add(alias.casefold())
+            out.append(alias)
+    return out[:limit]
+
+
+def _state(ann: Annotation) -> dict[str, Any]:
+    return {
+        "item_id": ann.item_id,
+        "verdict": ann.verdict,
+        **{f: getattr(ann, f) for f in FLAGS},
+        "comment": ann.comment,
+        "updated_at": ann.updated_at or None,
+    }
+
+
+def _parse_state(body: Any) -> dict[str, Any]:
+    """The saved fields of a PUT body; a wrong type is a 400 with the field's name."""
+    if not isinstance(body, dict):
+        raise ValueError("the body must be a JSON object")
+    verdict = body.get("verdict")
+    if verdict is not None and not isinstance(verdict, bool):
+        raise ValueError("'verdict' must be true, false or null")
+    out: dict[str, Any] = {"verdict": verdict}
+    for flag in FLAGS:
+        value = body.get(flag, False)
+        if not isinstance(value, bool):
+            raise ValueError(f"'{flag}' must be true or false")
+        out[flag] = value
+    comment = body.get("comment", "")
+    if not isinstance(comment, str):
+        raise ValueError("'comment' must be a string")
+    if len(comment) > MAX_COMMENT:
+        raise ValueError(f"'comment' is longer than {MAX_COMMENT} characters")
+    out["comment"] = comment
+    return out

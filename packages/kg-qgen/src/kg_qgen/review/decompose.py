@@ -1,0 +1,240 @@
+"""What an annotator checks a question against: its premises as single-hop questions, the bridge
+and the logic type's rule in words (paper section 3 and appendix C).
+
+Everything is derived from the documented record fields (docs/ARCHITECTURE.md section 1:
+``premises``, ``target``, ``bridge``, ``answer``; optional ``premise_ids``, ``options``, ``alias``,
+``partner``, ``rule``) and tolerates records that lack the optional ones, so a set built by
+another generator or an older kg-qgen still renders. Single-hop wording reuses the template
+generator's per-relation phrasing (:mod:`kg_qgen.generate.phrasing`), so a premise reads like the
+set's own SH questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kg_qgen.generate.phrasing import phrase_for
+
+__all__ = ["LOGIC_RULES", "Decomposition", "LogicRule", "SingleHop", "decompose"]
+
+
+@dataclass(frozen=True)
+class LogicRule:
+    """A question type's logic: name, formula (paper section 3) and the rule in plain words."""
+
+    name: str
+    formula: str
+    words: str
+
+
+LOGIC_RULES: dict[str, LogicRule] = {
+    "SH": LogicRule(
+        "Single hop",
+        "A",
+        "The question asks the target fact directly; nothing has to be inferred.",
+    ),
+    "HS": LogicRule(
+        "Hypothetical Syllogism",
+        "(A → B) ∧ (B → C) ⊢ (A → C)",
+        "Chain two facts: the object of the first fact (the bridge, never named) is the subject "
+        "of the second; the answer is the object of the second fact.",
+    ),
+    "MP": LogicRule(
+        "Modus Ponens",
+        "(A → B) ∧ A ⊢ B",
+        "The question states a general rule and one instance of its condition (the first fact, "
+        "its object masked); applying the rule to the instance gives the answer.",
+    ),
+    "LL": LogicRule(
+        "Leibniz's Law",
+        "x = y ∧ A(x) ⊢ A(y)",
+        "The subject is named by another name (an alias) of the same entity; what is true of the "
+        "entity under one name is true under the other, so the fact answers the question.",
+    ),
+    "CC": LogicRule(
+        "Conjunctive Composition",
+        "x ∈ A ∧ x ∈ B ⊢ x ∈ A ∩ B",
+        "Two subjects share the value of one relation; the answer is the value common to both.",
+    ),
+    "DS": LogicRule(
+        "Disjunctive Syllogism",
+        "(A ∨ B) ∧ ¬A ⊢ B",
+        "The answer is one of the listed options; the question rules one option out, and the "
+        "target fact picks the answer among the ones left.",
+    ),
+    "MT": LogicRule(
+        "Modus Tollens",
+        "(A → B) ∧ ¬B ⊢ ¬A",
+        "The question states a conditional whose consequence is false in reality (the facts "
+        "give another value), so its condition is false too; the answer is yes/no. Items whose "
+        "condition is true are controls: the target fact answers them directly.",
+    ),
+}
+
+_UNKNOWN_RULE = LogicRule("Unknown type", "?", "This type has no rule description.")
+
+
+@dataclass(frozen=True)
+class SingleHop:
+    """One premise asked as a single-hop question."""
+
+    question: str
+    answer: str
+    subject: str
+    relation: str
+    is_target: bool  # the fact to forget
+    mentions_bridge: bool  # its subject or object is the masked bridge entity
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    type: str
+    rule: LogicRule
+    steps: list[SingleHop]
+    bridge: str | None
+    derivation: str  # how the answer follows from the steps, in words, with this item's entities
+    options: list[str] = field(default_factory=list)
+    stated_rule: str | None = None  # MP: the rule sentence the question states
+    alias: str | None = None  # LL: the alias used
+    notes: list[str] = field(default_factory=list)  # fields the record lacks
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _fact(value: Any) -> dict[str, str] | None:
+    if not isinstance(value, Mapping):
+        return None
+    out = {k: _text(value.get(k)) for k in ("subject", "relation", "object")}
+    return out if all(out.values()) else None
+
+
+def _single_hop_question(fact: Mapping[str, str], relation_id: str | None) -> str:
+    phrase = phrase_for(relation_id or fact["relation"], fact["relation"])
+    return phrase.direct(fact["subject"], 0)
+
+
+def decompose(record: Mapping[str, Any]) -> Decomposition:
+    """The decomposition of one question record (never raises on missing optional fields)."""
+    qtype = _text(record.get("type")).upper()
+    rule = LOGIC_RULES.get(qtype, _UNKNOWN_RULE)
+    notes: list[str] = []
+    raw_premises = record.get("premises")
+    premises = [f for f in (raw_premises if isinstance(raw_premises, list) else []) if _fact(f)]
+    premises = [_fact(f) for f in premises]  # type: ignore[misc]
+    if not premises:
+        notes.append("the record has no usable 'premises'")
+    ids = record.get("premise_ids")
+    ids = ids if isinstance(ids, list) and len(ids) == len(premises) else [None] * len(premises)
+    target = _fact(record.get("target"))
+    bridge = record.get("bridge") or None
+    bridge = _text(bridge) if bridge is not None else None
+
+    steps = []
+    for fact, fid in zip(premises, ids, strict=True):
+        assert fact is not None
+        rel_id = fid.get("relation") if isinstance(fid, Mapping) else None
+        steps.append(
+            SingleHop(
+                question=_single_hop_question(fact, rel_id),
+                answer=fact["object"],
+                subject=fact["subject"],
+                relation=fact["relation"],
+                is_target=target is not None and fact == target,
+                mentions_bridge=bridge is not None and bridge in (fact["subject"], fact["object"]),
+            )
+        )
+
+    options = record.get("options")
+    options = [_text(o) for o in options] if isinstance(options, list) else []
+    alias = _text(record.get("alias")) or None
+    stated_rule = _text(record.get("rule")) or None
+    answer = _text(record.get("answer"))
+    derivation = _derivation(
+        qtype, premises, target, bridge, answer, options, alias, stated_rule, record
+    )
+    return Decomposition(
+        type=qtype,
+        rule=rule,
+        steps=steps,
+        bridge=bridge,
+        derivation=derivation,
+        options=options,
+        stated_rule=stated_rule,
+        alias=alias,
+        notes=notes,
+    )
+
+
+def _derivation(
+    qtype: str,
+    premises: list[dict[str, str] | None],
+    target: dict[str, str] | None,
+    bridge: str | None,
+    answer: str,
+    options: list[str],
+    alias: str | None,
+    stated_rule: str | None,
+    record: Mapping[str, Any],
+) -> str:
+    """The rule applied to this item's entities; generic when the record lacks what it needs."""
+    p = [f for f in premises if f is not None]
+    t = target or (p[0] if p else None)
+    if t is None:
+        return f"Expected answer: {answer}."
+    direct = f"the {t['relation']} of {t['subject']} is {t['object']}"
+    if qtype == "SH":
+        return f"Directly: {direct}."
+    if qtype in ("HS", "MP") and len(p) >= 2:
+        first, second = p[0], p[1]
+        lead = f"Rule: “{stated_rule}” " if qtype == "MP" and stated_rule else ""
+        return (
+            f"{lead}Hop 1: the {first['relation']} of {first['subject']} is {first['object']} "
+            f"(the bridge, not named). Hop 2: the {second['relation']} of {second['subject']} "
+            f"is {second['object']}. So the answer is {answer}."
+        )
+    if qtype == "LL":
+        name = alias or "the alias in the question"
+        return f"“{name}” is another name of {t['subject']}; {direct}, so the answer is {answer}."
+    if qtype == "CC" and len(p) >= 2:
+        subjects = " and ".join(f["subject"] for f in p)
+        return (
+            f"{subjects} both have {t['relation']} {t['object']}: the shared value, {answer}, "
+            "is the answer."
+        )
+    if qtype == "DS":
+        opts = ", ".join(options) if options else "(options not recorded)"
+        elim = _fact(record.get("elimination"))
+        ruled_out = (
+            f"Ruled out: {elim['subject']} (its {elim['relation']} is {elim['object']})"
+            if elim
+            else "One option is ruled out in the question"
+        )
+        return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
+    if qtype == "MT" and len(p) >= 2:
+        first, second = p[0], p[1]
+        antecedent = _text(record.get("antecedent")).lower()
+        candidate = _text(record.get("candidate")) or "the candidate in the question"
+        if antecedent == "true":
+            return (
+                f"The condition is true: the {first['relation']} of {first['subject']} is "
+                f"{first['object']} (the target fact), whose {second['relation']} is "
+                f"{second['object']}. No modus tollens step is needed (a control item); the "
+                f"expected answer is {answer}."
+            )
+        if antecedent == "false":
+            return (
+                f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
+                f"in reality it is {first['object']}, whose {second['relation']} is "
+                f"{second['object']}, so the stated consequence fails and the condition is false "
+                f"(modus tollens); the expected answer is {answer}."
+            )
+        return (
+            f"In reality the {first['relation']} of {first['subject']} is {first['object']}, "
+            f"whose {second['relation']} is {second['object']}. Compare with the conditional; "
+            f"the expected answer is {answer}."
+        )
+    return f"Expected answer: {answer}."
