@@ -100,4 +100,5 @@ def tiny_model(tokenizer: Any) -> LlamaForCausalLM:
     return make_tiny_model(len(tokenizer))
 
 
-FAST = {"max_steps": 2, "batch_size": 2, "max_length": 48}
+FAST = {"epochs": 2.0, "batch_size": 2, "max_length": 48}
+"""Two optimizer steps: the two FORGET records fill one batch, one step per epoch."""
