@@ -35,7 +35,14 @@ from unlearn_zoo.errors import UnlearnError
 from unlearn_zoo.losses import nll_loss
 from unlearn_zoo.modeling import count_params, unwrap
 from unlearn_zoo.reference import Reference, frozen_reference
-from unlearn_zoo.training import LossGuard, SeenTracker, StepCap, StopUnlearning, UnlearnTrainer
+from unlearn_zoo.training import (
+    LossGuard,
+    SeenTracker,
+    StepCap,
+    StepTimer,
+    StopUnlearning,
+    UnlearnTrainer,
+)
 
 RECORD_NAME = "unlearn_record.json"
 Example = Mapping[str, Any]
@@ -93,6 +100,8 @@ class TrainOutcome:
     stop_message: str | None
     loss_curve: list[dict[str, float]]
     train_time_s: float
+    step_times_s: list[float]
+    """Wall time of each optimizer step (the first includes warm-up)."""
     trainer: str
     device: str
     world_size: int
@@ -347,6 +356,8 @@ class Unlearner:
             )
             if cfg.max_steps is not None:
                 trainer.add_callback(StepCap(cfg.max_steps))
+            timer = StepTimer()
+            trainer.add_callback(timer)
             if progress:
                 # Keep the bar but not a printed dict per step: the loss curve is in the record.
                 trainer.remove_callback(ProgressCallback)
@@ -373,6 +384,7 @@ class Unlearner:
                 stop_message=stop_message,
                 loss_curve=guard.curve,
                 train_time_s=round(train_time, 3),
+                step_times_s=timer.times,
                 trainer=_trainer_name(trainer),
                 device=str(args.device),
                 world_size=args.world_size,
@@ -470,6 +482,7 @@ class Unlearner:
             "trainer": outcome.trainer,
             "wall_time_s": round(wall_time, 3),
             "train_time_s": outcome.train_time_s,
+            "step_times_s": outcome.step_times_s,
             # ru_maxrss is the process high-water mark (KiB on Linux), not only this run's.
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "peak_cuda_mb": round(torch.cuda.max_memory_allocated() / 2**20, 1) if cuda else None,

@@ -4,6 +4,7 @@ step cap and the record of which forget examples training saw."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -119,6 +120,24 @@ class StepCap(TrainerCallback):
         if state.global_step >= self.cap:
             control.should_training_stop = True
         return control
+
+
+class StepTimer(TrainerCallback):
+    """Wall time of every optimizer step (forward, backward, optimizer), for cost planning."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self._start = 0.0
+
+    def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        self._start = time.perf_counter()
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        self.times.append(round(time.perf_counter() - self._start, 4))
 
 
 LossFn = Callable[[nn.Module, dict[str, torch.Tensor]], tuple[torch.Tensor, dict[str, Any]]]
