@@ -354,19 +354,9 @@ class Unlearner:
                 guard,
                 tracker,
             )
-            if cfg.max_steps is not None:
-                trainer.add_callback(StepCap(cfg.max_steps))
-            timer = StepTimer()
-            trainer.add_callback(timer)
-            if progress:
-                # Keep the bar but not a printed dict per step: the loss curve is in the record.
-                trainer.remove_callback(ProgressCallback)
-                trainer.add_callback(QuietProgressCallback())
-            else:
-                trainer.remove_callback(PrinterCallback)
+            timer = self._add_callbacks(trainer, progress)
             if self.reference is not None:
                 self.reference.prepare(trainer.accelerator)
-            self._device = trainer.args.device
             t0 = time.perf_counter()
             try:
                 trainer.train()
@@ -392,6 +382,20 @@ class Unlearner:
             )
             del trainer
         return outcome
+
+    def _add_callbacks(self, trainer: Any, progress: bool) -> StepTimer:
+        """The step cap, the step timer, and a progress bar without per-step log lines."""
+        if self.config.max_steps is not None:
+            trainer.add_callback(StepCap(self.config.max_steps))
+        timer = StepTimer()
+        trainer.add_callback(timer)
+        if progress:
+            # Keep the bar but not a printed dict per step: the loss curve is in the record.
+            trainer.remove_callback(ProgressCallback)
+            trainer.add_callback(QuietProgressCallback())
+        else:
+            trainer.remove_callback(PrinterCallback)
+        return timer
 
     def training_arguments(self, output_dir: str, progress: bool) -> dict[str, Any]:
         """Keyword arguments shared by the ``TrainingArguments`` / ``SFTConfig`` of every method."""
