@@ -2,8 +2,11 @@
 
 Not a unit test. Picks facts the base model answers correctly (greedy, batched, alias-aware
 containment), forgets ~8 of them while keeping ~16 others, and prints per method: forget and
-retain accuracy before/after, steps, wall time and peak RSS. A method passes when forget accuracy
-drops and retain accuracy stays >= ``--retain-band`` (default 0.5) of the base retain accuracy.
+retain accuracy before/after, the objective run (``variant``), optimizer steps, epochs completed,
+forget examples seen, whether ``max_steps`` cut training short, wall time and peak RSS. A method
+passes when forget accuracy drops, every forget example was trained on, and retain accuracy stays
+>= ``--retain-band`` (default 0.5) of the base retain accuracy. Training is sized by the
+``epochs`` of the defaults (no step cap unless ``--set max_steps=N``).
 
 Facts come from kg-qgen's built-in knowledge base JSON when present
 (``{"entities": {id: {"label", "aliases"}}, "relations": {id: {"label"}}, "triples": [[s, r, o]]}``),
@@ -300,15 +303,21 @@ def main() -> None:
         rec = result.record
         row = {
             "method": method,
+            "variant": rec["variant"],
             "forget_before": forget_before,
             "forget_after": f_acc,
             "retain_before": retain_before,
             "retain_after": r_acc,
             "steps": rec["steps"],
+            "epochs": rec["epochs_completed"],
+            "forget_seen": rec["forget_examples_seen"],
+            "cap_hit": rec["cap_hit"],
             "stop_reason": rec["stop_reason"],
             "wall_s": rec["wall_time_s"],
             "peak_rss_mb": rec["peak_rss_mb"],
-            "passed": f_acc < forget_before and r_acc >= args.retain_band * retain_before,
+            "passed": f_acc < forget_before
+            and r_acc >= args.retain_band * retain_before
+            and rec["forget_examples_seen"] == len(forget),
             "overrides": overrides,
             "sample_forget_response": f_resp[0],
         }
@@ -322,15 +331,18 @@ def main() -> None:
         f"band: retain_after >= {args.retain_band:.0%} of base"
     )
     print(
-        "| method | forget acc before→after | retain acc before→after | steps | wall s | peak RSS MB | pass |"
+        "| method (variant) | forget acc before→after | retain acc before→after | steps | epochs "
+        "| forget seen | cap hit | wall s | peak RSS MB | pass |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['method']} | {r['forget_before']:.2f}→{r['forget_after']:.2f} | "
-            f"{r['retain_before']:.2f}→{r['retain_after']:.2f} | {r['steps']} | {r['wall_s']:.0f} | "
-            f"{r['peak_rss_mb']:.0f} | {'yes' if r['passed'] else 'NO'} |"
+            f"| {r['variant']} | {r['forget_before']:.2f}→{r['forget_after']:.2f} | "
+            f"{r['retain_before']:.2f}→{r['retain_after']:.2f} | {r['steps']} | {r['epochs']:g} | "
+            f"{r['forget_seen']}/{len(forget)} | {'yes' if r['cap_hit'] else 'no'} | "
+            f"{r['wall_s']:.0f} | {r['peak_rss_mb']:.0f} | {'yes' if r['passed'] else 'NO'} |"
         )
+    print(f"total wall time {time.perf_counter() - t0:.0f}s (base answers cached or computed)")
     if args.json_out:
         args.json_out.write_text(json.dumps(rows, indent=2))
 

@@ -45,10 +45,10 @@ CORPUS = [f"{r['question']} {r['answer']} " + " ".join(r["spans"]) for r in FORG
 ]
 
 
-@pytest.fixture(scope="session")
-def tokenizer_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def build_tokenizer(out: Path) -> Path:
     """A tiny byte-level BPE (trained here in milliseconds) with a ChatML template like
-    SmolLM2's: real tokenizer machinery (offsets, chat template) without a 49k vocab."""
+    SmolLM2's: real tokenizer machinery (offsets, chat template) without a 49k vocab.
+    Deterministic, so scripts outside pytest (the loss-fixture recorder) build the same one."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -67,9 +67,13 @@ def tokenizer_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", bos_token=None
     )
     fast.chat_template = CHAT_TEMPLATE
-    out = tmp_path_factory.mktemp("tiny_tokenizer")
     fast.save_pretrained(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def tokenizer_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_tokenizer(tmp_path_factory.mktemp("tiny_tokenizer"))
 
 
 @pytest.fixture(scope="session")
@@ -96,4 +100,5 @@ def tiny_model(tokenizer: Any) -> LlamaForCausalLM:
     return make_tiny_model(len(tokenizer))
 
 
-FAST = {"max_steps": 2, "batch_size": 2, "max_length": 48}
+FAST = {"epochs": 2.0, "batch_size": 2, "max_length": 48}
+"""Two optimizer steps: the two FORGET records fill one batch, one step per epoch."""

@@ -34,6 +34,10 @@ def test_graddiff_under_torchrun_world_size_2(tokenizer_dir: Path, tmp_path: Pat
     assert all(
         r["record"]["steps"] == 2 and r["record"]["stop_reason"] == "completed" for r in ranks
     )
+    # 3 epochs of one example per rank asked for 3 steps; max_steps=2 cut them short, and each
+    # rank saw one of the two forget records: the count is all-reduced across ranks.
+    assert all(r["record"]["planned_steps"] == 3 and r["record"]["cap_hit"] for r in ranks)
+    assert all(r["record"]["forget_examples_seen"] == 2 for r in ranks)
     assert abs(ranks[0]["checksum"] - ranks[1]["checksum"]) < 1e-6, "replicas diverged"
     # only the main process writes the checkpoint
     assert (tmp_path / "model" / "unlearn_record.json").exists()

@@ -46,7 +46,7 @@ def test_forget_nll_rises_and_input_model_untouched(
     over = {
         **FAST,
         "lr": 1e-2,
-        "max_steps": 3,
+        "epochs": 3.0,
         "retain_weight": 1.0 if method == "graddiff" else 0.0,
     }
     result = get_unlearner(method, **over).unlearn(
@@ -64,7 +64,7 @@ def test_forget_nll_rises_and_input_model_untouched(
 def test_palu_local_term_falls(tokenizer: Any, tiny_model: Any) -> None:
     """PALU's local term alone (lam = 0) flattens the reference top-K logits at span onsets."""
     before = _state(tiny_model)
-    over = {**FAST, "lr": 1e-2, "max_steps": 4, "lam": 0.0, "retain_weight": 0.0}
+    over = {**FAST, "lr": 1e-2, "epochs": 4.0, "lam": 0.0, "retain_weight": 0.0}
     res = get_unlearner("palu", **over).unlearn(
         tiny_model, tokenizer, FORGET, RETAIN, progress=False
     )
@@ -78,7 +78,7 @@ def test_graddiff_retain_term_counts(tokenizer: Any, tiny_model: Any) -> None:
     """With a large retain weight the retain NLL goes down while the forget NLL goes up."""
     r0 = _nll(tiny_model, tokenizer, RETAIN)
     res = get_unlearner(
-        "graddiff", **{**FAST, "lr": 1e-2, "max_steps": 4, "retain_weight": 5.0}
+        "graddiff", **{**FAST, "lr": 1e-2, "epochs": 4.0, "retain_weight": 5.0}
     ).unlearn(tiny_model, tokenizer, FORGET, RETAIN, progress=False)
     assert _nll(res.model, tokenizer, RETAIN) < r0
     assert "retain_nll" in res.record["loss_curve"][0]
@@ -90,7 +90,7 @@ def test_rmu_steers_the_named_layer_and_trains_only_named_params(
     before = _state(tiny_model)
     u = get_unlearner(
         "rmu",
-        **{**FAST, "layer": 2, "lr": 1e-2, "max_steps": 2, "steering_coeff": 5.0, "alpha": 10.0},
+        **{**FAST, "layer": 2, "lr": 1e-2, "epochs": 2.0, "steering_coeff": 5.0, "alpha": 10.0},
     )
     res = u.unlearn(tiny_model, tokenizer, FORGET, RETAIN, progress=False)
     expected = {f"model.layers.{i}.mlp.down_proj.weight" for i in (0, 1, 2)}
@@ -124,9 +124,9 @@ def test_tv_arithmetic_is_exact(tokenizer: Any, tiny_model: Any) -> None:
     captured: dict[str, torch.Tensor] = {}
 
     class CaptureTV(TVUnlearner):
-        def finalize(self, model: torch.nn.Module, original: Any) -> torch.nn.Module:
+        def post_train(self, model: torch.nn.Module, original: Any) -> torch.nn.Module:
             captured.update(_state(model))
-            return super().finalize(model, original)
+            return super().post_train(model, original)
 
     theta_p = _state(tiny_model)
     res = CaptureTV(**{**FAST, "lr": 1e-2, "alpha": 4.0}).unlearn(
@@ -144,7 +144,7 @@ def test_attention_shift_trains_only_adapters(
     tokenizer: Any, tiny_model: Any, tmp_path: Path
 ) -> None:
     before = _state(tiny_model)
-    res = get_unlearner("as", **{**FAST, "lr": 1e-2, "max_steps": 3}).unlearn(
+    res = get_unlearner("as", **{**FAST, "lr": 1e-2, "epochs": 3.0}).unlearn(
         tiny_model, tokenizer, FORGET, RETAIN, output_dir=tmp_path, progress=False
     )
     assert res.record["as_adapter_layers"] == [1, 2] and res.record["as_kl_layers"] == [2, 3]
@@ -198,7 +198,7 @@ def test_nan_loss_stops_and_keeps_last_good_state(tokenizer: Any, tiny_model: An
             self.calls = getattr(self, "calls", 0) + 1
             return (loss * float("nan"), parts) if self.calls == 3 else (loss, parts)
 
-    over = {**FAST, "lr": 1e-2, "max_steps": 5}
+    over = {**FAST, "lr": 1e-2, "epochs": 5.0}
     res = NaNAtStep2(**over).unlearn(tiny_model, tokenizer, FORGET, progress=False)
     assert res.record["stop_reason"] == "non_finite_loss"
     assert "restored the weights from step 1" in res.record["stop_message"]

@@ -1,15 +1,16 @@
-"""LLM unlearning methods (GA, GradDiff, NPO, SimNPO, RMU, TV, PALU, AS) on transformers' Trainer.
+"""LLM unlearning methods (GA, GradDiff, NPO, SimNPO, RMU, TV, PALU, AS) on transformers' Trainer
+and TRL.
 
 Quick use::
 
     from unlearn_zoo import get_unlearner
-    result = get_unlearner("npo", lr=1e-5, max_steps=20).unlearn(model, tokenizer, forget, retain)
-    result.model, result.record
+    result = get_unlearner("npo", lr=1e-5, epochs=3).unlearn(model, tokenizer, forget, retain)
+    result.model, result.record  # record["variant"], ["epochs_completed"], ["forget_examples_seen"]
 """
 
 __version__ = "0.1.0"
 
-from unlearn_zoo.base import Unlearner, UnlearnResult, save_unlearned
+from unlearn_zoo.base import Step, Unlearner, UnlearnResult, save_unlearned
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import format_prompt
 from unlearn_zoo.defaults import default_overrides, size_tier
@@ -19,6 +20,7 @@ from unlearn_zoo.registry import ENTRY_POINT_GROUP, get_unlearner, list_unlearne
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Step",
     "UnlearnConfig",
     "UnlearnError",
     "UnlearnResult",

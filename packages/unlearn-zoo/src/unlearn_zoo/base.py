@@ -1,4 +1,15 @@
-"""The :class:`Unlearner` interface and the shared run loop (copy, encode, train, guard, save)."""
+"""The :class:`Unlearner` interface and its run: encode -> wrap -> train -> finalize -> record.
+
+A method supplies its objective through small hooks: :meth:`Unlearner.forget_loss` (required),
+and optionally :meth:`Unlearner.forward` (what one forward pass returns), :meth:`Unlearner.retain_loss`
+(the base default is the NLL of the retain answers) and :meth:`Unlearner.prepare` /
+:meth:`Unlearner.post_train`. The base class composes the objective
+
+    L = forget_loss + retain_weight * retain_loss        (retain term only when retain_weight > 0)
+
+over one joint forward of the forget rows and their paired retain rows (one forward keeps DDP's
+gradient hooks simple), and runs it through transformers' ``Trainer``.
+"""
 
 from __future__ import annotations
 
@@ -21,8 +32,17 @@ from transformers import PrinterCallback, ProgressCallback, TrainingArguments, s
 from unlearn_zoo.config import UnlearnConfig, build_config, config_to_dict
 from unlearn_zoo.data import EncodedExample, PairedCollator, PairedDataset, encode_records
 from unlearn_zoo.errors import UnlearnError
+from unlearn_zoo.losses import nll_loss
 from unlearn_zoo.modeling import count_params, unwrap
-from unlearn_zoo.training import LossGuard, StopUnlearning, UnlearnTrainer
+from unlearn_zoo.reference import Reference, frozen_reference
+from unlearn_zoo.training import (
+    LossGuard,
+    SeenTracker,
+    StepCap,
+    StepTimer,
+    StopUnlearning,
+    UnlearnTrainer,
+)
 
 RECORD_NAME = "unlearn_record.json"
 Example = Mapping[str, Any]
@@ -43,10 +63,78 @@ class UnlearnResult:
     record: dict[str, Any]
 
 
+@dataclass
+class EncodedSets:
+    """Output of :meth:`Unlearner.encode`: token ids, labels and span masks per example."""
+
+    forget: list[EncodedExample]
+    retain: list[EncodedExample]
+
+
+@dataclass
+class Wrapped:
+    """Output of :meth:`Unlearner.wrap`: the private training copy and what the run needs of it."""
+
+    model: nn.Module
+    """Deep copy of the caller's model after :meth:`Unlearner.prepare` and LoRA (if any)."""
+    original: nn.Module | None
+    """Frozen theta_p for :meth:`Unlearner.post_train` when :meth:`Unlearner.needs_original`."""
+    n_params: int
+    n_trainable: int
+
+
+@dataclass
+class TrainOutcome:
+    """Output of :meth:`Unlearner.train`: how far training went and why it stopped."""
+
+    steps: int
+    """Optimizer steps taken."""
+    planned_steps: int
+    """Optimizer steps that ``epochs`` asks for (before any ``max_steps`` cap)."""
+    epochs_completed: float
+    forget_examples_seen: int
+    """Distinct forget examples that went into a checked loss (all ranks)."""
+    cap_hit: bool
+    """``max_steps`` stopped training before ``epochs`` were done."""
+    stop_reason: str
+    stop_message: str | None
+    loss_curve: list[dict[str, float]]
+    train_time_s: float
+    step_times_s: list[float]
+    """Wall time of each optimizer step (the first includes warm-up)."""
+    trainer: str
+    device: str
+    world_size: int
+    is_main: bool
+
+
+@dataclass
+class Step:
+    """One joint forward: forget rows ``[:n_forget]`` then their paired retain rows."""
+
+    inputs: dict[str, torch.Tensor]
+    n_forget: int
+    outputs: Any
+    """What :meth:`Unlearner.forward` returned for ``inputs`` (logits by default)."""
+
+    def forget(self, key: str) -> torch.Tensor:
+        return self.inputs[key][: self.n_forget]
+
+    def retain(self, key: str) -> torch.Tensor:
+        return self.inputs[key][self.n_forget :]
+
+
+def _trainer_name(trainer: Any) -> str:
+    """``transformers.Trainer`` or ``trl.SFTTrainer``: the library class our subclass extends."""
+    parent = type(trainer).__mro__[1]
+    return f"{parent.__module__.split('.')[0]}.{parent.__name__}"
+
+
 def library_versions() -> dict[str, str]:
     import accelerate
     import peft
     import transformers
+    import trl
 
     from unlearn_zoo import __version__
 
@@ -54,6 +142,7 @@ def library_versions() -> dict[str, str]:
         "unlearn_zoo": __version__,
         "torch": torch.__version__,
         "transformers": transformers.__version__,
+        "trl": trl.__version__,
         "peft": peft.__version__,
         "accelerate": accelerate.__version__,
         "python": platform.python_version(),
@@ -61,41 +150,80 @@ def library_versions() -> dict[str, str]:
 
 
 class Unlearner:
-    """Base class. Subclasses set ``name``, ``config_class`` and implement :meth:`loss`.
+    """Base class. Subclasses set ``name`` and ``config_class`` and implement :meth:`forget_loss`.
 
-    Hooks (all optional): :meth:`prepare` (freeze params, add modules, build references) runs on
-    the private copy before LoRA; :meth:`finalize` post-processes the trained model (TV).
+    Class attributes that describe the method:
+
+    - ``needs_reference``: build ``self.reference`` (frozen theta_p, see :mod:`unlearn_zoo.reference`).
+    - ``retain_term``: the retain term's name in :meth:`variant` (``"retain_nll"`` by default).
+    - ``retain_in_method``: the published method includes the retain term at weight 1 (GradDiff,
+      RMU, AS); otherwise the term is an add-on that :meth:`variant` names.
     """
 
     name: ClassVar[str] = "base"
     config_class: ClassVar[type[UnlearnConfig]] = UnlearnConfig
     supports_lora: ClassVar[bool] = True
     needs_spans: ClassVar[bool] = False
+    needs_reference: ClassVar[bool] = False
+    retain_term: ClassVar[str] = "retain_nll"
+    retain_in_method: ClassVar[bool] = False
 
     def __init__(self, **overrides: Any) -> None:
         self.config = build_config(self.config_class, overrides)
+        self.reference: Reference | None = None
 
-    # ---- method hooks -------------------------------------------------------------------------
+    # ---- objective hooks ------------------------------------------------------------------------
+    def forward(self, model: nn.Module, inputs: dict[str, torch.Tensor]) -> Any:
+        """One forward pass over the joint batch; the default returns the logits ``[B, T, V]``."""
+        return model(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]).logits
+
+    def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        """The method's term on the forget rows: ``(scalar loss, {name: detached part})``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement forget_loss")
+
+    def retain_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        """The retain term before ``retain_weight``; default: mean NLL of the retain answers."""
+        nll = nll_loss(step.outputs[step.n_forget :], step.retain("labels"))
+        return nll, {"retain_nll": nll.detach()}
+
+    def loss(
+        self, model: nn.Module, batch: dict[str, torch.Tensor]
+    ) -> tuple[torch.Tensor, dict[str, Any]]:
+        """``forget_loss + retain_weight * retain_loss`` over one joint forward."""
+        inputs, n = self.joint(batch)
+        step = Step(inputs, n, self.forward(model, inputs))
+        total, parts = self.forget_loss(model, step)
+        if self.uses_retain():
+            retain, retain_parts = self.retain_loss(model, step)
+            total = total + self.config.retain_weight * retain
+            parts = {**parts, **retain_parts}
+        return total, parts
+
+    # ---- other method hooks ---------------------------------------------------------------------
     def prepare(self, model: nn.Module, tokenizer: Any) -> nn.Module:
+        """Freeze parameters or add modules on the private copy (before LoRA)."""
         return model
 
     def lora_targets(self, model: nn.Module) -> list[str] | tuple[str, ...]:
         return self.config.lora_target_modules
 
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        raise NotImplementedError
-
-    def finalize(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
+    def post_train(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
+        """Post-process the trained, unwrapped (LoRA-merged) model; TV's arithmetic lives here."""
         return model
 
     def uses_retain(self) -> bool:
         return self.config.retain_weight > 0
 
     def needs_original(self) -> bool:
-        """Whether :meth:`finalize` needs an untouched copy of theta_p (TV)."""
+        """Whether :meth:`post_train` needs a frozen copy of theta_p (TV)."""
         return False
+
+    def variant(self) -> str:
+        """The objective actually run, e.g. ``"npo"`` or ``"npo+retain_nll(w=1.0)"``."""
+        w = float(self.config.retain_weight)
+        if self.retain_in_method:
+            return self.name if w == 1.0 else f"{self.name}(retain_weight={w!r})"
+        return f"{self.name}+{self.retain_term}(w={w!r})" if w > 0 else self.name
 
     def extra_record(self) -> dict[str, Any]:
         return {}
@@ -106,7 +234,7 @@ class Unlearner:
     def validate_data(self, forget: list[EncodedExample]) -> None:
         return None
 
-    # ---- helpers for subclasses ----------------------------------------------------------------
+    # ---- helpers for subclasses -----------------------------------------------------------------
     @staticmethod
     def split(batch: dict[str, torch.Tensor], part: str) -> dict[str, torch.Tensor]:
         """The ``forget_``/``retain_`` tensors of a batch without the prefix."""
@@ -123,7 +251,7 @@ class Unlearner:
             return f, n
         return {k: torch.cat([f[k], r[k]], dim=0) for k in f}, n
 
-    # ---- run -----------------------------------------------------------------------------------
+    # ---- the run ---------------------------------------------------------------------------------
     def unlearn(
         self,
         model: nn.Module,
@@ -133,7 +261,28 @@ class Unlearner:
         output_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
     ) -> UnlearnResult:
-        """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified."""
+        """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified.
+
+        Only the main process writes ``output_dir`` (the checkpoint format is ARCHITECTURE.md §6).
+        """
+        start = time.perf_counter()
+        encoded = self.encode(tokenizer, forget, retain)
+        set_seed(self.config.seed)
+        if torch.cuda.is_available():
+            torch.cuda.reset_peak_memory_stats()
+        wrapped = self.wrap(model, tokenizer)
+        outcome = self.train(wrapped, tokenizer, encoded, progress)
+        final = self.finalize(wrapped.model, wrapped.original)
+        record = self.run_record(encoded, wrapped, outcome, time.perf_counter() - start)
+        if output_dir is not None and outcome.is_main:
+            save_unlearned(self, final, tokenizer, record, Path(output_dir))
+        return UnlearnResult(model=final, record=record)
+
+    def encode(
+        self, tokenizer: Any, forget: Sequence[Example], retain: Sequence[Example]
+    ) -> EncodedSets:
+        """Check the config against the data and tokenize both sets; raises :class:`UnlearnError`
+        naming ``forget[i].field`` on bad records. Retain data is encoded only when used."""
         cfg = self.config
         if cfg.use_lora and not self.supports_lora:
             raise UnlearnError(f"{self.name} does not support use_lora=True")
@@ -144,140 +293,214 @@ class Unlearner:
                 f"{self.name}: retain_weight={cfg.retain_weight} needs a non-empty retain set "
                 "(pass retain=... or set retain_weight=0)"
             )
-        onset = getattr(cfg, "onset_tokens", 3)
-        forget_enc = encode_records(
-            tokenizer, forget, max_length=cfg.max_length, onset_tokens=onset, role="forget"
-        )
+        kw = {"max_length": cfg.max_length, "onset_tokens": getattr(cfg, "onset_tokens", 3)}
+        forget_enc = encode_records(tokenizer, forget, role="forget", **kw)
         retain_enc = (
-            encode_records(
-                tokenizer, retain, max_length=cfg.max_length, onset_tokens=onset, role="retain"
-            )
-            if self.uses_retain()
-            else []
+            encode_records(tokenizer, retain, role="retain", **kw) if self.uses_retain() else []
         )
         self.validate_data(forget_enc)
+        return EncodedSets(forget=forget_enc, retain=retain_enc)
 
-        set_seed(cfg.seed)
-        start = time.perf_counter()
-        cuda = torch.cuda.is_available()
-        if cuda:
-            torch.cuda.reset_peak_memory_stats()
+    def wrap(self, model: nn.Module, tokenizer: Any) -> Wrapped:
+        """Deep-copy ``model``, run :meth:`prepare`, build the reference (before LoRA, so a full
+        copy is theta_p), then add LoRA adapters when ``use_lora``."""
+        cfg = self.config
         work = copy.deepcopy(model)
         work.train()
-        original = copy.deepcopy(model) if self.needs_original() else None
+        original = frozen_reference(model) if self.needs_original() else None
         n_params = count_params(work)
         work = self.prepare(work, tokenizer)
+        if self.needs_reference:
+            self.reference = Reference(work, cfg.use_lora)
         if cfg.use_lora:
-            from peft import LoraConfig, get_peft_model
+            work = self._add_lora(work)
+        return Wrapped(work, original, n_params, count_params(work, trainable_only=True))
 
-            lora = LoraConfig(
-                r=cfg.lora_r,
-                lora_alpha=cfg.lora_alpha,
-                lora_dropout=cfg.lora_dropout,
-                target_modules=list(self.lora_targets(work)),
-                bias="none",
-                task_type="CAUSAL_LM",
-            )
-            base_name = getattr(work.config, "_name_or_path", None) or None
-            work = get_peft_model(work, lora)
-            # peft reads the base path from model.__dict__, which transformers 5 no longer fills:
-            # record it so the saved adapter can find its base model.
-            for peft_cfg in work.peft_config.values():
-                peft_cfg.base_model_name_or_path = peft_cfg.base_model_name_or_path or base_name
-        n_trainable = count_params(work, trainable_only=True)
+    def _add_lora(self, work: nn.Module) -> nn.Module:
+        from peft import LoraConfig, get_peft_model
 
-        pad_id = tokenizer.pad_token_id
-        if pad_id is None:
-            pad_id = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
-        guard = LossGuard(cfg.loss_bound)
+        cfg = self.config
+        lora = LoraConfig(
+            r=cfg.lora_r,
+            lora_alpha=cfg.lora_alpha,
+            lora_dropout=cfg.lora_dropout,
+            target_modules=list(self.lora_targets(work)),
+            bias="none",
+            task_type="CAUSAL_LM",
+        )
+        base_name = getattr(work.config, "_name_or_path", None) or None
+        work = get_peft_model(work, lora)
+        # peft reads the base path from model.__dict__, which transformers 5 no longer fills:
+        # record it so the saved adapter can find its base model.
+        for peft_cfg in work.peft_config.values():
+            peft_cfg.base_model_name_or_path = peft_cfg.base_model_name_or_path or base_name
+        return work
+
+    def train(
+        self, wrapped: Wrapped, tokenizer: Any, encoded: EncodedSets, progress: bool
+    ) -> TrainOutcome:
+        """Train ``wrapped.model`` in place for ``epochs`` (at most ``max_steps`` steps), with the
+        loss guard; returns what happened. Never raises for a bad loss: the guard restores the
+        last good weights and the outcome says why training stopped."""
+        cfg = self.config
+        guard, tracker = LossGuard(cfg.loss_bound), SeenTracker(len(encoded.forget))
         stop_reason, stop_message = "completed", None
         with tempfile.TemporaryDirectory(prefix="unlearn_zoo_") as tmp:
-            args = TrainingArguments(
-                output_dir=tmp,
-                per_device_train_batch_size=cfg.batch_size,
-                gradient_accumulation_steps=cfg.grad_accum_steps,
-                num_train_epochs=cfg.epochs,
-                max_steps=cfg.max_steps if cfg.max_steps is not None else -1,
-                learning_rate=cfg.lr,
-                lr_scheduler_type="constant",
-                weight_decay=0.0,
-                max_grad_norm=cfg.grad_clip,
-                logging_steps=1,
-                save_strategy="no",
-                report_to="none",
-                seed=cfg.seed,
-                data_seed=cfg.seed,
-                use_cpu=not cuda,
-                activation_checkpointing=cfg.gradient_checkpointing,
-                activation_checkpointing_kwargs={"use_reentrant": False},
-                remove_unused_columns=False,
-                disable_tqdm=not progress,
-                dataloader_num_workers=0,
-                ddp_find_unused_parameters=False,
+            trainer = self.build_trainer(
+                wrapped.model,
+                tokenizer,
+                encoded,
+                self.training_arguments(tmp, progress),
+                guard,
+                tracker,
             )
-            trainer = UnlearnTrainer(
-                model=work,
-                args=args,
-                train_dataset=PairedDataset(forget_enc, retain_enc, seed=cfg.seed),
-                data_collator=PairedCollator(pad_id),
-                loss_fn=self._loss_on_device,
-                guard=guard,
-            )
-            if progress:
-                # Keep the bar but not a printed dict per step: the loss curve is in the record.
-                trainer.remove_callback(ProgressCallback)
-                trainer.add_callback(QuietProgressCallback())
-            else:
-                trainer.remove_callback(PrinterCallback)
-            self._device = args.device
+            timer = self._add_callbacks(trainer, progress)
+            if self.reference is not None:
+                self.reference.prepare(trainer.accelerator)
+            t0 = time.perf_counter()
             try:
                 trainer.train()
             except StopUnlearning as stop:
                 stop_reason, stop_message = stop.reason, stop.message
-            steps = trainer.state.global_step
-            world_size = args.world_size
-            is_main = args.process_index == 0
+            train_time = time.perf_counter() - t0
+            state, args = trainer.state, trainer.args
+            outcome = TrainOutcome(
+                steps=state.global_step,
+                planned_steps=state.max_steps,
+                epochs_completed=round(float(state.epoch or 0.0), 4),
+                forget_examples_seen=tracker.count(args.device),
+                cap_hit=stop_reason == "completed" and state.global_step < state.max_steps,
+                stop_reason=stop_reason,
+                stop_message=stop_message,
+                loss_curve=guard.curve,
+                train_time_s=round(train_time, 3),
+                step_times_s=timer.times,
+                trainer=_trainer_name(trainer),
+                device=str(args.device),
+                world_size=args.world_size,
+                is_main=args.process_index == 0,
+            )
             del trainer
-        work = unwrap(work)
-        if cfg.use_lora and cfg.merge_lora:
-            work = work.merge_and_unload()
-        work = self.finalize(work, original)
-        work.eval()
-        if getattr(getattr(work, "config", None), "use_cache", None) is False:
-            # Training turns the KV cache off; generation with the result should have it back.
-            work.config.use_cache = True
-        for p in work.parameters():
-            p.requires_grad_(False)
+        return outcome
 
+    def _add_callbacks(self, trainer: Any, progress: bool) -> StepTimer:
+        """The step cap, the step timer, and a progress bar without per-step log lines."""
+        if self.config.max_steps is not None:
+            trainer.add_callback(StepCap(self.config.max_steps))
+        timer = StepTimer()
+        trainer.add_callback(timer)
+        if progress:
+            # Keep the bar but not a printed dict per step: the loss curve is in the record.
+            trainer.remove_callback(ProgressCallback)
+            trainer.add_callback(QuietProgressCallback())
+        else:
+            trainer.remove_callback(PrinterCallback)
+        return timer
+
+    def training_arguments(self, output_dir: str, progress: bool) -> dict[str, Any]:
+        """Keyword arguments shared by the ``TrainingArguments`` / ``SFTConfig`` of every method."""
+        cfg = self.config
+        return {
+            "output_dir": output_dir,
+            "per_device_train_batch_size": cfg.batch_size,
+            "gradient_accumulation_steps": cfg.grad_accum_steps,
+            "num_train_epochs": cfg.epochs,
+            "max_steps": -1,  # epochs size the run; cfg.max_steps is a cap (StepCap), not a budget
+            "learning_rate": cfg.lr,
+            "lr_scheduler_type": "constant",
+            "warmup_steps": 0,
+            "weight_decay": 0.0,
+            "max_grad_norm": cfg.grad_clip,
+            "optim": "adamw_torch",
+            "logging_steps": 1,
+            "save_strategy": "no",
+            "report_to": "none",
+            "seed": cfg.seed,
+            "data_seed": cfg.seed,
+            "use_cpu": not torch.cuda.is_available(),
+            "bf16": False,  # the model's own dtype; no autocast (TRL's SFTConfig defaults it on)
+            "activation_checkpointing": cfg.gradient_checkpointing,
+            "activation_checkpointing_kwargs": {"use_reentrant": False},
+            "remove_unused_columns": False,
+            "disable_tqdm": not progress,
+            "dataloader_num_workers": 0,
+            "ddp_find_unused_parameters": False,
+        }
+
+    def build_trainer(
+        self,
+        model: nn.Module,
+        tokenizer: Any,
+        encoded: EncodedSets,
+        args: dict[str, Any],
+        guard: LossGuard,
+        tracker: SeenTracker,
+    ) -> Any:
+        """The trainer that runs :meth:`loss`; TV overrides this with TRL's ``SFTTrainer``."""
+        pad_id = tokenizer.pad_token_id
+        if pad_id is None:
+            pad_id = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
+        return UnlearnTrainer(
+            model=model,
+            args=TrainingArguments(**args),
+            train_dataset=PairedDataset(encoded.forget, encoded.retain, seed=self.config.seed),
+            data_collator=PairedCollator(pad_id),
+            loss_fn=self.loss,
+            guard=guard,
+            tracker=tracker,
+        )
+
+    def finalize(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
+        """Unwrap, merge LoRA (``merge_lora``), run :meth:`post_train`, and hand back an eval-mode,
+        frozen model with the KV cache on (training turns it off)."""
+        cfg = self.config
+        model = unwrap(model)
+        if cfg.use_lora and cfg.merge_lora:
+            model = model.merge_and_unload()
+        model = self.post_train(model, original)
+        model.eval()
+        if getattr(getattr(model, "config", None), "use_cache", None) is False:
+            model.config.use_cache = True
+        for p in model.parameters():
+            p.requires_grad_(False)
+        self.reference = None  # free theta_p's copy with the run
+        return model
+
+    def run_record(
+        self, encoded: EncodedSets, wrapped: Wrapped, outcome: TrainOutcome, wall_time: float
+    ) -> dict[str, Any]:
+        """The JSON-able record of the run (README "Record" lists every field)."""
+        cuda = torch.cuda.is_available()
         record: dict[str, Any] = {
             "method": self.name,
-            "config": config_to_dict(cfg),
-            "steps": steps,
-            "stop_reason": stop_reason,
-            "stop_message": stop_message,
-            "loss_curve": guard.curve,
-            "wall_time_s": round(time.perf_counter() - start, 3),
+            "variant": self.variant(),
+            "config": config_to_dict(self.config),
+            "steps": outcome.steps,
+            "planned_steps": outcome.planned_steps,
+            "epochs_completed": outcome.epochs_completed,
+            "forget_examples_seen": outcome.forget_examples_seen,
+            "cap_hit": outcome.cap_hit,
+            "stop_reason": outcome.stop_reason,
+            "stop_message": outcome.stop_message,
+            "loss_curve": outcome.loss_curve,
+            "trainer": outcome.trainer,
+            "wall_time_s": round(wall_time, 3),
+            "train_time_s": outcome.train_time_s,
+            "step_times_s": outcome.step_times_s,
             # ru_maxrss is the process high-water mark (KiB on Linux), not only this run's.
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "peak_cuda_mb": round(torch.cuda.max_memory_allocated() / 2**20, 1) if cuda else None,
-            "device": str(self._device),
-            "world_size": world_size,
-            "seed": cfg.seed,
-            "n_forget": len(forget_enc),
-            "n_retain": len(retain_enc),
-            "n_params": n_params,
-            "n_trainable_params": n_trainable,
+            "device": outcome.device,
+            "world_size": outcome.world_size,
+            "seed": self.config.seed,
+            "n_forget": len(encoded.forget),
+            "n_retain": len(encoded.retain),
+            "n_params": wrapped.n_params,
+            "n_trainable_params": wrapped.n_trainable,
             "versions": library_versions(),
         }
         record.update(self.extra_record())
-        if output_dir is not None and is_main:
-            save_unlearned(self, work, tokenizer, record, Path(output_dir))
-        return UnlearnResult(model=work, record=record)
-
-    def _loss_on_device(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        return self.loss(model, batch)
+        return record
 
 
 def save_unlearned(

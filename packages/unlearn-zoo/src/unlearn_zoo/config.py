@@ -29,9 +29,10 @@ class UnlearnConfig:
     lr: float = 1e-5
     """Peak learning rate (AdamW, constant schedule)."""
     epochs: float = 3.0
-    """Passes over the forget set; ignored when ``max_steps`` is set."""
+    """Passes over the forget set: the training budget (the paper uses 2-5)."""
     max_steps: int | None = None
-    """Optimizer steps; overrides ``epochs`` when not None."""
+    """Cap on optimizer steps: training stops at whichever of ``epochs`` and ``max_steps`` comes
+    first, and the record's ``cap_hit`` says when the cap cut the epochs short. None = no cap."""
     batch_size: int = 4
     """Forget examples per device per step (each is paired with one retain example)."""
     grad_accum_steps: int = 1
@@ -58,7 +59,7 @@ class UnlearnConfig:
         """Raise :class:`UnlearnError` on values that cannot work."""
         if not self.lr > 0:
             raise UnlearnError(f"config field 'lr' must be > 0, got {self.lr!r}")
-        if self.max_steps is None and not self.epochs > 0:
+        if not self.epochs > 0:
             raise UnlearnError(f"config field 'epochs' must be > 0, got {self.epochs!r}")
         if self.max_steps is not None and self.max_steps < 1:
             raise UnlearnError(f"config field 'max_steps' must be >= 1, got {self.max_steps!r}")

@@ -1,8 +1,10 @@
 """Turning {"question", "answer", "spans"} records into token ids, labels and span masks.
 
 The prompt is exactly the chat-formatted question (ARCHITECTURE.md section 3); the target is
-``answer + eos``. Prompt and target are tokenized separately and concatenated, so the label
-boundary is exact and the prompt tokens equal what the model sees at query time.
+``answer + eos`` (``" " + answer + eos`` after the ``"Question: {q}\nAnswer:"`` fallback, the
+way a model continues that prompt). Prompt and target are tokenized separately and concatenated,
+so the label boundary is exact and the prompt tokens equal what the model sees at query time.
+recover-attacks' relearn encodes its training pairs by the same rule.
 """
 
 from __future__ import annotations
@@ -97,12 +99,13 @@ def encode_example(
     """Tokenize one record; raise naming ``role[index].field`` when it cannot be used."""
     _check_record(record, index, role)
     prompt = format_prompt(tokenizer, record["question"])
-    answer = record["answer"]
     use_special = not getattr(tokenizer, "chat_template", None)
+    # After "Answer:" a model writes " Paris", not "Paris": train the tokens it would generate.
+    answer = " " + record["answer"] if use_special else record["answer"]
     prompt_ids = tokenizer(prompt, add_special_tokens=use_special)["input_ids"]
     answer_ids = tokenizer(answer, add_special_tokens=False)["input_ids"]
     if not answer.strip() or not answer_ids:
-        raise UnlearnError(f"{role}[{index}].answer tokenizes to no tokens: {answer!r}")
+        raise UnlearnError(f"{role}[{index}].answer tokenizes to no tokens: {record['answer']!r}")
     eos = tokenizer.eos_token_id
     target_ids = answer_ids + ([eos] if eos is not None else [])
 
@@ -179,7 +182,7 @@ class PairedDataset(torch.utils.data.Dataset):
         return len(self.forget)
 
     def __getitem__(self, i: int) -> dict[str, Any]:
-        item: dict[str, Any] = {"forget": self.forget[i]}
+        item: dict[str, Any] = {"forget": self.forget[i], "index": i}
         if self.retain:
             item["retain"] = self.retain[self.rng.randrange(len(self.retain))]
         return item
@@ -201,7 +204,9 @@ def collate_examples(examples: list[EncodedExample], pad_id: int, length: int) -
 
 
 class PairedCollator:
-    """Pads forget and retain parts to one common length so they can share a single forward."""
+    """Pads forget and retain parts to one common length so they can share a single forward.
+
+    ``forget_index`` (the forget examples' dataset indices) lets training record what it saw."""
 
     def __init__(self, pad_id: int) -> None:
         self.pad_id = pad_id
@@ -211,6 +216,8 @@ class PairedCollator:
         retain = [it["retain"] for it in items if "retain" in it]
         length = max(len(e.input_ids) for e in forget + retain)
         batch = {f"forget_{k}": v for k, v in collate_examples(forget, self.pad_id, length).items()}
+        if all("index" in it for it in items):
+            batch["forget_index"] = torch.tensor([it["index"] for it in items], dtype=torch.long)
         if retain:
             part = collate_examples(retain, self.pad_id, length)
             batch.update({f"retain_{k}": v for k, v in part.items()})

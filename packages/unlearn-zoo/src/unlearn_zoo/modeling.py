@@ -1,13 +1,11 @@
-"""Model helpers: locating decoder layers, frozen copies, parameter selection."""
+"""Model helpers: locating decoder layers, parameter selection, unwrapping."""
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Iterable
 from typing import Any
 
-import torch
 from torch import nn
 
 from unlearn_zoo.errors import UnlearnError
@@ -31,15 +29,6 @@ def layer_prefix(model: nn.Module) -> str:
     raise UnlearnError("decoder layers not found in named_modules")
 
 
-def frozen_copy(model: nn.Module) -> nn.Module:
-    """A detached, eval-mode, no-grad deep copy (the reference theta_p)."""
-    ref = copy.deepcopy(model)
-    ref.eval()
-    for p in ref.parameters():
-        p.requires_grad_(False)
-    return ref
-
-
 def set_trainable(model: nn.Module, patterns: Iterable[str]) -> list[str]:
     """Freeze everything except parameters whose name matches one of the regexes; return names."""
     regexes = [re.compile(p) for p in patterns]
@@ -56,10 +45,6 @@ def set_trainable(model: nn.Module, patterns: Iterable[str]) -> list[str]:
 
 def count_params(model: nn.Module, trainable_only: bool = False) -> int:
     return sum(p.numel() for p in model.parameters() if p.requires_grad or not trainable_only)
-
-
-def model_device(model: nn.Module) -> torch.device:
-    return next(model.parameters()).device
 
 
 def unwrap(model: Any) -> nn.Module:

@@ -1,14 +1,16 @@
-"""The transformers ``Trainer`` subclass every method runs through, and the loss guard."""
+"""The transformers ``Trainer`` subclass the loss-based methods run through, the loss guard, the
+step cap and the record of which forget examples training saw."""
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
 import torch
 from torch import nn
-from transformers import Trainer
+from transformers import Trainer, TrainerCallback
 
 
 class StopUnlearning(Exception):
@@ -83,16 +85,74 @@ class LossGuard:
                     p.copy_(self.snapshot[n])
 
 
+class SeenTracker:
+    """Which forget examples went into a checked (finite, in-bounds) loss, across all ranks.
+
+    Measured from the batches themselves (the collator's ``forget_index``), not inferred from the
+    step count: a dataloader that prefetches, a cap or a guard stop would make an inferred count lie.
+    """
+
+    def __init__(self, n_forget: int) -> None:
+        self.seen = torch.zeros(n_forget, dtype=torch.bool)
+
+    def add(self, index: torch.Tensor) -> None:
+        self.seen[index.detach().cpu().long()] = True
+
+    def count(self, device: torch.device | str = "cpu") -> int:
+        """Distinct forget examples seen by any rank (all-reduced under DDP; call on every rank)."""
+        seen = self.seen.to(device=device, dtype=torch.int32)
+        if torch.distributed.is_available() and torch.distributed.is_initialized():
+            torch.distributed.all_reduce(seen, op=torch.distributed.ReduceOp.MAX)
+        return int(seen.sum())
+
+
+class StepCap(TrainerCallback):
+    """Stops training after ``cap`` optimizer steps, whatever the epochs would ask for.
+
+    The Trainer's own ``max_steps`` would *replace* the epoch budget (and cycle the data past it);
+    this keeps epochs the budget and ``max_steps`` a ceiling on it.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> Any:
+        if state.global_step >= self.cap:
+            control.should_training_stop = True
+        return control
+
+
+class StepTimer(TrainerCallback):
+    """Wall time of every optimizer step (forward, backward, optimizer), for cost planning."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self._start = 0.0
+
+    def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        self._start = time.perf_counter()
+
+    def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
+        self.times.append(round(time.perf_counter() - self._start, 4))
+
+
 LossFn = Callable[[nn.Module, dict[str, torch.Tensor]], tuple[torch.Tensor, dict[str, Any]]]
 
 
 class UnlearnTrainer(Trainer):
     """``Trainer`` whose ``compute_loss`` is the method's loss, checked by a :class:`LossGuard`."""
 
-    def __init__(self, *args: Any, loss_fn: LossFn, guard: LossGuard, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, loss_fn: LossFn, guard: LossGuard, tracker: SeenTracker, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.loss_fn = loss_fn
         self.guard = guard
+        self.tracker = tracker
         # Our losses are already means; let Trainer divide by accumulation steps itself.
         self.model_accepts_loss_kwargs = False
 
@@ -103,6 +163,8 @@ class UnlearnTrainer(Trainer):
         return_outputs: bool = False,
         num_items_in_batch: Any = None,
     ) -> Any:
+        index = inputs.pop("forget_index")
         loss, parts = self.loss_fn(model, inputs)
         self.guard.check(model, self.state.global_step, loss, parts)
+        self.tracker.add(index)
         return (loss, None) if return_outputs else loss

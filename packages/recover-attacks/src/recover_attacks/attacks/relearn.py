@@ -2,8 +2,10 @@
 
 (Lucki et al. TMLR 2025; Hu et al. ICLR 2025.) The relearn set is retain facts or related
 facts supplied by the caller; any example restating a forgotten fact raises
-:class:`~recover_attacks.errors.ForgottenFactLeakError`. The unlearned model is not modified:
-the adapter is trained on a deep copy, which is freed afterwards.
+:class:`~recover_attacks.errors.ForgottenFactLeakError`. Training runs on TRL's ``SFTTrainer``
+(``peft_config`` = the LoRA adapter, ``completion_only_loss`` on the answer after the chat
+prompt). The unlearned model and the caller's tokenizer are not modified: the adapter is trained
+on a deep copy, which is freed afterwards.
 """
 
 from __future__ import annotations
@@ -11,12 +13,11 @@ from __future__ import annotations
 import copy
 import dataclasses
 import gc
-import random
+import tempfile
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import torch
-from tqdm.auto import tqdm
 
 from ..base import Attack, AttackResult
 from ..errors import ConfigError, RecordError
@@ -27,10 +28,11 @@ from .common import DecodeConfig
 
 @dataclasses.dataclass
 class RelearnConfig(DecodeConfig):
-    """steps: optimizer steps; train_batch_size: examples per step (cycled, shuffled with
-    ``seed``); lr 2e-4 and LoRA r 16 follow METHODS.md; lora_alpha 32, dropout 0;
-    target_modules ``all-linear`` (peft) adapts every Linear but the output head. The loss is
-    the mean NLL of the answer tokens after the chat prompt (as in unlearning)."""
+    """steps: optimizer steps; train_batch_size: examples per step (TRL's sampler reshuffles the
+    relearn set every epoch with ``seed``; the last batch of an epoch may be smaller); lr 2e-4
+    and LoRA r 16 follow METHODS.md; lora_alpha 32, dropout 0; target_modules ``all-linear``
+    (peft) adapts every Linear but the output head. AdamW, constant lr, no gradient clipping.
+    The loss is the mean NLL of the answer tokens after the chat prompt (as in unlearning)."""
 
     steps: int = 20
     lr: float = 2e-4
@@ -48,7 +50,10 @@ class RelearnConfig(DecodeConfig):
 
 
 def _encode_example(tokenizer: Any, question: str, answer: str) -> tuple[list[int], int]:
-    """Ids of prompt+answer(+eos) and the number of prompt tokens (masked from the loss)."""
+    """Ids of prompt+answer(+eos) and the number of prompt tokens (masked from the loss).
+
+    The prompt is ARCHITECTURE.md section 3; the answer follows it tokenized on its own, with a
+    leading space after the ``"Answer:"`` fallback (unlearn-zoo encodes by the same rule)."""
     prompt = format_prompt(tokenizer, question)
     add_special = not has_chat_template(tokenizer)
     p_ids = tokenizer(prompt, add_special_tokens=add_special)["input_ids"]
@@ -59,16 +64,28 @@ def _encode_example(tokenizer: Any, question: str, answer: str) -> tuple[list[in
     return list(p_ids) + list(a_ids) + tail, len(p_ids)
 
 
-def _batch(examples: Sequence[tuple[list[int], int]], pad_id: int) -> dict[str, torch.Tensor]:
-    width = max(len(ids) for ids, _ in examples)
-    ids = torch.full((len(examples), width), pad_id, dtype=torch.long)
-    labels = torch.full_like(ids, -100)
-    mask = torch.zeros_like(ids)
-    for i, (seq, n_prompt) in enumerate(examples):
-        ids[i, : len(seq)] = torch.tensor(seq)
-        mask[i, : len(seq)] = 1
-        labels[i, n_prompt : len(seq)] = torch.tensor(seq[n_prompt:])
-    return {"input_ids": ids, "attention_mask": mask, "labels": labels}
+def relearn_dataset(tokenizer: Any, pairs: Sequence[tuple[str, str]]) -> Any:
+    """TRL's pre-tokenized prompt-completion rows (``input_ids`` + ``completion_mask``).
+
+    Tokenized here rather than by TRL: TRL tokenizes text with ``add_special_tokens=True``, which
+    doubles the BOS a chat template (Llama 3) already writes into the prompt."""
+    from datasets import Dataset
+
+    rows = []
+    for q, a in pairs:
+        ids, n_prompt = _encode_example(tokenizer, q, a)
+        rows.append(
+            {"input_ids": ids, "completion_mask": [0] * n_prompt + [1] * (len(ids) - n_prompt)}
+        )
+    return Dataset.from_list(rows)
+
+
+def _remove_fused_head(model: Any) -> None:
+    """Undo TRL's ``add_fused_lm_head`` instance patch (its closure calls the patched object's
+    original forward, which a later deep copy of the model would still call)."""
+    for module in (model, getattr(model, "get_base_model", lambda: None)()):
+        if module is not None and "forward" in vars(module):
+            del module.forward
 
 
 def relearn_lora(
@@ -79,12 +96,28 @@ def relearn_lora(
     *,
     progress: bool = False,
 ) -> tuple[Any, list[float]]:
-    """Train a LoRA adapter on a deep copy of ``model``; return (peft model, per-step losses)."""
-    from peft import LoraConfig, get_peft_model
+    """Train a LoRA adapter on a deep copy of ``model`` with TRL's ``SFTTrainer``; return
+    (peft model in eval mode, the loss of every optimizer step)."""
+    import datasets
+    from peft import LoraConfig
+    from transformers import PrinterCallback
+    from trl import SFTConfig, SFTTrainer
 
-    torch.manual_seed(config.seed)
-    rng = random.Random(config.seed)
+    losses: list[float] = []
+
+    class _LossLog(SFTTrainer):
+        # The Trainer's log rounds losses to 4 digits; keep the exact value of every step.
+        def compute_loss(self, *args: Any, **kwargs: Any) -> Any:
+            loss = super().compute_loss(*args, **kwargs)
+            losses.append(float((loss[0] if isinstance(loss, tuple) else loss).detach()))
+            return loss
+
+    torch.manual_seed(config.seed)  # the LoRA init draws from the global generator
+    device = model_device(model)
     work = copy.deepcopy(model)
+    tok = copy.deepcopy(tokenizer)  # SFTTrainer writes a missing pad token onto its tokenizer
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
     lora = LoraConfig(
         r=config.lora_r,
         lora_alpha=config.lora_alpha,
@@ -92,30 +125,50 @@ def relearn_lora(
         target_modules=config.target_modules,
         task_type="CAUSAL_LM",
     )
-    peft_model = get_peft_model(work, lora)
-    params = [p for p in peft_model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=config.lr, weight_decay=config.weight_decay)
-    encoded = [_encode_example(tokenizer, q, a) for q, a in pairs]
-    pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    device = model_device(model)
-    order: list[int] = []
-    losses: list[float] = []
-    peft_model.train()
-    for _ in tqdm(range(config.steps), desc="relearn", disable=not progress):
-        batch_idx = []
-        while len(batch_idx) < min(config.train_batch_size, len(encoded)):
-            if not order:
-                order = list(range(len(encoded)))
-                rng.shuffle(order)
-            batch_idx.append(order.pop())
-        batch = {
-            k: v.to(device) for k, v in _batch([encoded[i] for i in batch_idx], pad_id).items()
-        }
-        loss = peft_model(**batch).loss
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        losses.append(float(loss.detach()))
+    quiet = not progress and not datasets.are_progress_bars_disabled()
+    with tempfile.TemporaryDirectory(prefix="relearn_") as tmp:
+        args = SFTConfig(
+            output_dir=tmp,
+            max_steps=config.steps,
+            per_device_train_batch_size=config.train_batch_size,
+            learning_rate=config.lr,
+            lr_scheduler_type="constant",
+            warmup_steps=0,
+            weight_decay=config.weight_decay,
+            max_grad_norm=0.0,  # no clipping
+            optim="adamw_torch",
+            completion_only_loss=True,
+            max_length=None,
+            activation_checkpointing=False,
+            bf16=False,  # the model's own dtype, no autocast (SFTConfig defaults bf16 on)
+            logging_steps=1,
+            save_strategy="no",
+            report_to="none",
+            seed=config.seed,
+            data_seed=config.seed,
+            use_cpu=device.type == "cpu",
+            disable_tqdm=not progress,
+            dataloader_num_workers=0,
+        )
+        if quiet:
+            datasets.disable_progress_bars()  # SFTTrainer's dataset preparation draws bars
+        try:
+            trainer = _LossLog(
+                model=work,
+                args=args,
+                train_dataset=relearn_dataset(tokenizer, pairs),
+                processing_class=tok,
+                peft_config=lora,
+            )
+        finally:
+            if quiet:
+                datasets.enable_progress_bars()
+        if not progress:
+            trainer.remove_callback(PrinterCallback)
+        trainer.train()
+        peft_model = trainer.model
+        del trainer
+    _remove_fused_head(peft_model)
     peft_model.eval()
     return peft_model, losses
 

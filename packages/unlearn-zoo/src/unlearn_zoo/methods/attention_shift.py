@@ -5,8 +5,12 @@ The base model is frozen. A bottleneck adapter ``a(h) = h + s * W_up ReLU(W_down
 ``adapter_layers``. Targets, from the frozen model (adapters off):
     A_target = rownorm(A_frozen * (1 - lam * 1[key is an important token]))
     L = alpha * sum_{layers, heads} KL(A_theta || A_target) on D_F
-        + retain_weight * (1 - alpha) * sum KL(A_theta || A_frozen) on D_R
+        + retain_weight * (1 - alpha) * sum KL(A_theta || A_frozen) on D_R   [paper eq. 8 at w = 1]
 Important tokens are the entity ``spans`` anywhere in the prompt or answer.
+
+The frozen model is the training model itself with its adapters switched off: every base weight is
+frozen, so that *is* theta_p, with no second copy (TRL's trainers treat a LoRA policy's reference
+the same way, and it holds under ZeRO-3 since it is the same sharded engine).
 
 Placement: an adapter on layer i's attention output can only change the attention maps of
 layers > i, so by default adapters sit on layers L-3 and L-2 and the KL is taken on every layer
@@ -23,7 +27,7 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from unlearn_zoo.base import Unlearner
+from unlearn_zoo.base import Step, Unlearner
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import EncodedExample
 from unlearn_zoo.errors import UnlearnError
@@ -131,6 +135,8 @@ class ASUnlearner(Unlearner):
     config_class: ClassVar[type[UnlearnConfig]] = ASConfig
     supports_lora: ClassVar[bool] = False
     needs_spans: ClassVar[bool] = True
+    retain_term: ClassVar[str] = "retain_attention_kl"
+    retain_in_method: ClassVar[bool] = True
 
     def validate_data(self, forget: list[EncodedExample]) -> None:
         if not any(any(e.important_mask) for e in forget):
@@ -170,11 +176,10 @@ class ASUnlearner(Unlearner):
             raise UnlearnError("AS needs attention probabilities: the model returned none")
         return [out.attentions[i] for i in self.kl_layers]
 
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        cfg: Any = self.config
-        inputs, n = self.joint(batch)
+    def forward(
+        self, model: nn.Module, inputs: dict[str, torch.Tensor]
+    ) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+        """Attention maps of the KL layers with the adapters on, and frozen (adapters off)."""
         attn = self.attentions(model, inputs)
         _set_enabled(self.adapters, False)
         try:
@@ -182,24 +187,29 @@ class ASUnlearner(Unlearner):
                 frozen = self.attentions(unwrap(model), inputs)
         finally:
             _set_enabled(self.adapters, True)
-        query_mask = inputs["attention_mask"]
-        imp = inputs["important_mask"][:n]
+        return attn, frozen
+
+    def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        cfg: Any = self.config
+        n = step.n_forget
+        attn, frozen = step.outputs
+        mask, imp = step.forget("attention_mask"), step.forget("important_mask")
         kl_f = sum(
-            attention_kl(a[:n], attention_target(fz[:n], imp, cfg.lam), query_mask[:n])
+            attention_kl(a[:n], attention_target(fz[:n], imp, cfg.lam), mask)
             for a, fz in zip(attn, frozen, strict=True)
         )
-        loss = cfg.alpha * kl_f
-        parts: dict[str, Any] = {"kl_forget": kl_f.detach()}
-        if self.uses_retain():
-            kl_r = sum(
-                attention_kl(a[n:], fz[n:], query_mask[n:])
-                for a, fz in zip(attn, frozen, strict=True)
-            )
-            loss = loss + cfg.retain_weight * (1 - cfg.alpha) * kl_r
-            parts["kl_retain"] = kl_r.detach()
-        return loss, parts
+        return cfg.alpha * kl_f, {"kl_forget": kl_f.detach()}
 
-    def finalize(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
+    def retain_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        """``(1 - alpha) * sum KL(A_theta || A_frozen)`` on the retain rows."""
+        cfg: Any = self.config
+        n = step.n_forget
+        attn, frozen = step.outputs
+        mask = step.retain("attention_mask")
+        kl_r = sum(attention_kl(a[n:], fz[n:], mask) for a, fz in zip(attn, frozen, strict=True))
+        return (1 - cfg.alpha) * kl_r, {"kl_retain": kl_r.detach()}
+
+    def post_train(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
         _detach_from_tree(model, self.adapter_layers)
         return model
 

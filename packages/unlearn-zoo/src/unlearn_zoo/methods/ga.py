@@ -1,7 +1,8 @@
 """Gradient Ascent (GA) and Gradient Difference (GradDiff).
 
-GA:       L = -NLL(y | x) on D_F (mean over answer tokens) [+ retain_weight * NLL on D_R]
-GradDiff: the same with a retain term on by default (retain_weight = 1).
+GA:       L = -NLL(y | x) on D_F (mean over answer tokens)   [paper eq. 3]
+          (+ retain_weight * NLL on D_R: variant "ga+retain_nll(w=...)")
+GradDiff: GA + retain_weight * NLL on D_R, retain_weight = 1 by default (the method itself).
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from unlearn_zoo.base import Unlearner
+from unlearn_zoo.base import Step, Unlearner
 from unlearn_zoo.config import UnlearnConfig
-from unlearn_zoo.losses import ga_loss, nll_loss
+from unlearn_zoo.losses import ga_loss
 
 
 @dataclass
@@ -34,23 +35,12 @@ class GAUnlearner(Unlearner):
     name: ClassVar[str] = "ga"
     config_class: ClassVar[type[UnlearnConfig]] = GAConfig
 
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        inputs, n = self.joint(batch)
-        logits = model(
-            input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]
-        ).logits
-        forget = ga_loss(logits[:n], inputs["labels"][:n])
-        parts: dict[str, Any] = {"forget": forget.detach()}
-        loss = forget
-        if self.uses_retain():
-            retain = nll_loss(logits[n:], inputs["labels"][n:])
-            loss = loss + self.config.retain_weight * retain
-            parts["retain_nll"] = retain.detach()
-        return loss, parts
+    def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        forget = ga_loss(step.outputs[: step.n_forget], step.forget("labels"))
+        return forget, {"forget": forget.detach()}
 
 
 class GradDiffUnlearner(GAUnlearner):
     name: ClassVar[str] = "graddiff"
     config_class: ClassVar[type[UnlearnConfig]] = GradDiffConfig
+    retain_in_method: ClassVar[bool] = True

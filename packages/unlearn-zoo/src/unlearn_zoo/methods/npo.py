@@ -1,8 +1,9 @@
 """Negative Preference Optimization (Zhang et al. 2024, arXiv 2404.05868).
 
-L = -(2/beta) * E[log sigmoid(-beta * (log p_theta(y|x) - log p_ref(y|x)))]
-    [+ retain_weight * NLL on D_R]
-log-probs are summed over answer tokens; p_ref is the frozen original model.
+L = -(2/beta) * E[log sigmoid(-beta * (log p_theta(y|x) - log p_ref(y|x)))]   [paper eq. 4]
+log-probs are summed over answer tokens; p_ref is the frozen original model. The paper's form is
+the default; ``retain_weight > 0`` adds ``retain_weight * NLL on D_R`` (variant
+"npo+retain_nll(w=...)").
 """
 
 from __future__ import annotations
@@ -13,11 +14,10 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from unlearn_zoo.base import Unlearner
+from unlearn_zoo.base import Step, Unlearner
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.errors import UnlearnError
-from unlearn_zoo.losses import nll_loss, npo_loss, sequence_logprob
-from unlearn_zoo.reference import Reference
+from unlearn_zoo.losses import npo_loss, sequence_logprob
 
 
 @dataclass
@@ -34,31 +34,17 @@ class NPOConfig(UnlearnConfig):
 class NPOUnlearner(Unlearner):
     name: ClassVar[str] = "npo"
     config_class: ClassVar[type[UnlearnConfig]] = NPOConfig
+    needs_reference: ClassVar[bool] = True
 
-    def prepare(self, model: nn.Module, tokenizer: Any) -> nn.Module:
-        self.reference = Reference(model, self.config.use_lora)
-        return model
-
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
+    def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
         cfg: Any = self.config
-        inputs, n = self.joint(batch)
-        logits = model(
-            input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"]
-        ).logits
-        labels_f = inputs["labels"][:n]
+        assert self.reference is not None
+        logits, labels = step.outputs[: step.n_forget], step.forget("labels")
         with self.reference.model(model, logits.device) as ref:
             ref_logits = ref(
-                input_ids=inputs["input_ids"][:n], attention_mask=inputs["attention_mask"][:n]
+                input_ids=step.forget("input_ids"), attention_mask=step.forget("attention_mask")
             ).logits
-        logp = sequence_logprob(logits[:n], labels_f)
-        ref_logp = sequence_logprob(ref_logits, labels_f)
+        logp = sequence_logprob(logits, labels)
+        ref_logp = sequence_logprob(ref_logits, labels)
         forget = npo_loss(logp, ref_logp, cfg.beta)
-        parts: dict[str, Any] = {"forget": forget.detach(), "log_ratio": (logp - ref_logp).mean()}
-        loss = forget
-        if self.uses_retain():
-            retain = nll_loss(logits[n:], inputs["labels"][n:])
-            loss = loss + cfg.retain_weight * retain
-            parts["retain_nll"] = retain.detach()
-        return loss, parts
+        return forget, {"forget": forget.detach(), "log_ratio": (logp - ref_logp).mean().detach()}

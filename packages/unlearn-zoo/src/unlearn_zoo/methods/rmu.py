@@ -2,7 +2,7 @@
 
 forget = mean_tokens ||h_l(x_F) - c*u||^2          (u: uniform random unit vector, fixed per seed)
 retain = mean_tokens ||h_l(x_R) - h_l^frozen(x_R)||^2
-L = forget + retain_weight * alpha * retain
+L = forget + retain_weight * alpha * retain           [paper eq. 5 at retain_weight = 1]
 h_l is the output of decoder layer ``layer``; only ``trained_params`` are updated
 (default: mlp.down_proj of layers l-2..l). Squared errors are averaged over hidden dims too,
 as torch's mse_loss does in the WMDP code.
@@ -17,12 +17,11 @@ from typing import Any, ClassVar
 import torch
 from torch import nn
 
-from unlearn_zoo.base import Unlearner
+from unlearn_zoo.base import Step, Unlearner
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.errors import UnlearnError
 from unlearn_zoo.losses import rmu_forget_loss, rmu_retain_loss
 from unlearn_zoo.modeling import decoder_layers, layer_prefix, set_trainable, unwrap
-from unlearn_zoo.reference import Reference
 
 
 @dataclass
@@ -58,6 +57,9 @@ class _Captured(Exception):
 class RMUUnlearner(Unlearner):
     name: ClassVar[str] = "rmu"
     config_class: ClassVar[type[UnlearnConfig]] = RMUConfig
+    needs_reference: ClassVar[bool] = True
+    retain_term: ClassVar[str] = "retain_mse"
+    retain_in_method: ClassVar[bool] = True
 
     def resolve_layer(self, model: nn.Module) -> int:
         n = len(decoder_layers(model))
@@ -79,7 +81,6 @@ class RMUUnlearner(Unlearner):
     def prepare(self, model: nn.Module, tokenizer: Any) -> nn.Module:
         cfg: Any = self.config
         self.layer = self.resolve_layer(model)
-        self.reference = Reference(model, cfg.use_lora)
         hidden = model.config.hidden_size
         gen = torch.Generator().manual_seed(cfg.seed)
         u = torch.rand(hidden, generator=gen)
@@ -110,28 +111,29 @@ class RMUUnlearner(Unlearner):
             handle.remove()
         return store["h"]
 
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
+    def forward(self, model: nn.Module, inputs: dict[str, torch.Tensor]) -> torch.Tensor:
+        """The output of decoder layer ``l`` ``[B, T, H]`` (the forward stops there)."""
+        return self.hidden_at_layer(model, inputs)
+
+    def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
         cfg: Any = self.config
-        inputs, n = self.joint(batch)
-        hidden = self.hidden_at_layer(model, inputs)
+        hidden = step.outputs[: step.n_forget]
         if cfg.token_scope == "answer":
-            forget_mask = inputs["labels"][:n] != -100
+            mask = step.forget("labels") != -100
         else:
-            forget_mask = inputs["attention_mask"][:n].bool()
-        control = self.control.to(hidden.device, hidden.dtype)
-        forget = rmu_forget_loss(hidden[:n], control, forget_mask)
-        parts: dict[str, Any] = {"forget": forget.detach()}
-        loss = forget
-        if self.uses_retain():
-            retain_inputs = {k: v[n:] for k, v in inputs.items()}
-            with self.reference.model(model, hidden.device) as ref:
-                frozen = self.hidden_at_layer(ref, retain_inputs)
-            retain = rmu_retain_loss(hidden[n:], frozen, retain_inputs["attention_mask"].bool())
-            loss = loss + cfg.retain_weight * cfg.alpha * retain
-            parts["retain"] = retain.detach()
-        return loss, parts
+            mask = step.forget("attention_mask").bool()
+        forget = rmu_forget_loss(hidden, self.control.to(hidden.device, hidden.dtype), mask)
+        return forget, {"forget": forget.detach()}
+
+    def retain_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
+        """``alpha * mean ||h_l(x_R) - h_l^frozen(x_R)||^2``."""
+        assert self.reference is not None
+        hidden = step.outputs[step.n_forget :]
+        retain_inputs = {k: step.retain(k) for k in step.inputs}
+        with self.reference.model(model, hidden.device) as ref:
+            frozen = self.hidden_at_layer(ref, retain_inputs)
+        retain = rmu_retain_loss(hidden, frozen, retain_inputs["attention_mask"].bool())
+        return self.config.alpha * retain, {"retain": retain.detach()}  # type: ignore[attr-defined]
 
     def extra_record(self) -> dict[str, Any]:
         return {"rmu_layer": self.layer, "rmu_trained_params": self.trained_names}

@@ -1,22 +1,25 @@
 """Task Vector negation (Ilharco et al. 2023; MUSE).
 
-1. fine-tune a copy on D_F (NLL descent) until it overfits -> theta_over
-2. theta_u = theta_p - alpha * (theta_over - theta_p) for every floating tensor
+1. fine-tune a copy on D_F until it overfits -> theta_over, with TRL's ``SFTTrainer``
+   (completion-only NLL on the answer after the chat prompt; :mod:`unlearn_zoo.sft`)
+2. theta_u = theta_p - alpha * (theta_over - theta_p) for every floating tensor   [paper eq. 6]
 There is no retain term (retain_weight must stay 0).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import torch
 from torch import nn
 
-from unlearn_zoo.base import Unlearner
+from unlearn_zoo.base import EncodedSets, Unlearner
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.errors import UnlearnError
-from unlearn_zoo.losses import nll_loss
+from unlearn_zoo.sft import IndexedCollator, guarded_sft_trainer, remove_fused_head, sft_dataset
+from unlearn_zoo.training import LossGuard, SeenTracker
 
 
 @dataclass
@@ -55,16 +58,43 @@ class TVUnlearner(Unlearner):
     def needs_original(self) -> bool:
         return True
 
-    def loss(
-        self, model: nn.Module, batch: dict[str, torch.Tensor]
-    ) -> tuple[torch.Tensor, dict[str, Any]]:
-        f = self.split(batch, "forget")
-        logits = model(input_ids=f["input_ids"], attention_mask=f["attention_mask"]).logits
-        nll = nll_loss(logits, f["labels"])
-        return nll, {"overfit_nll": nll.detach()}
+    def build_trainer(
+        self,
+        model: nn.Module,
+        tokenizer: Any,
+        encoded: EncodedSets,
+        args: dict[str, Any],
+        guard: LossGuard,
+        tracker: SeenTracker,
+    ) -> Any:
+        """TRL's ``SFTTrainer`` on the forget set: the overfitting fine-tune of step 1."""
+        from trl import SFTConfig
+        from trl.trainer.sft_trainer import DataCollatorForLanguageModeling
 
-    def finalize(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
+        # SFTTrainer sets a missing pad token on the tokenizer it is given: hand it a copy.
+        tokenizer = copy.deepcopy(tokenizer)
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        config = SFTConfig(
+            **args,
+            completion_only_loss=True,  # loss on the answer tokens only
+            max_length=None,  # encode_records already fitted prompt + answer into max_length
+        )
+        collator = DataCollatorForLanguageModeling(pad_token_id=tokenizer.pad_token_id)
+        return guarded_sft_trainer(
+            guard=guard,
+            tracker=tracker,
+            part="overfit_nll",
+            model=model,
+            args=config,
+            train_dataset=sft_dataset(encoded.forget),
+            processing_class=tokenizer,
+            data_collator=IndexedCollator(collator),
+        )
+
+    def post_train(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
         assert original is not None
+        remove_fused_head(model)
         with torch.no_grad():
             new = negate_task_vector(
                 original.state_dict(),
