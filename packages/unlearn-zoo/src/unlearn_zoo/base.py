@@ -263,7 +263,7 @@ class Unlearner:
     ) -> UnlearnResult:
         """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified.
 
-        Only the main process writes ``output_dir`` (the checkpoint format is ARCHITECTURE.md §6).
+        Only the main process writes ``output_dir`` (the checkpoint format is ARCHITECTURE.md §8).
         """
         start = time.perf_counter()
         encoded = self.encode(tokenizer, forget, retain)
