@@ -33,6 +33,11 @@ QUESTIONS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """Tiny models: a second intra-op thread only spin-waits on a shared CPU."""
+
+
 @pytest.fixture(scope="module")
 def eos_model(tokenizer):
     """A tiny model whose EOS (id 2) is likely, so rows finish at different steps."""

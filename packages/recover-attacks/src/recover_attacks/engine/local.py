@@ -154,7 +154,11 @@ class LocalEngine(Engine):
         self.add_special_tokens = add_special_tokens
         self._config = getattr(model, "config", None)
         self._path = "continuous"
+        #: Per response of the last call: "stop" (EOS or a stop string) or "length".
         self.last_finish_reasons: list[list[str]] = []
+        #: Per response of the last call: the generated token ids (EOS dropped, before any
+        #: stop-string cut).
+        self.last_token_ids: list[list[list[int]]] = []
 
     # -- Engine interface -------------------------------------------------------------------
 
@@ -192,6 +196,7 @@ class LocalEngine(Engine):
         if not prompts:
             self.last_stats = EngineStats()
             self.last_finish_reasons = []
+            self.last_token_ids = []
             return []
         ids = self.tokenizer(list(prompts), add_special_tokens=self.add_special_tokens)["input_ids"]
         return self.complete_ids(
@@ -214,6 +219,7 @@ class LocalEngine(Engine):
         ``"length"`` per response."""
         self.last_stats = EngineStats(prompts=len(token_ids))
         self.last_finish_reasons = []
+        self.last_token_ids = []
         if not token_ids:
             return []
         ids = [[int(t) for t in row] for row in token_ids]
@@ -236,6 +242,7 @@ class LocalEngine(Engine):
                 tokens = self._fallback(ids, list(seed_keys), config, progress, seeds)
         finally:
             self.model.train(was_training)
+        self.last_token_ids = tokens
         stops = StopStrings(self.tokenizer, config.stop)
         texts = []
         for per_prompt in tokens:
