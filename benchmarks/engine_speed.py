@@ -9,8 +9,10 @@ The same 64 MQuAKE dev single-hop questions (the first 64 distinct ``single_hops
 - ``main16`` / ``main64``: main's ``recover_attacks.generate`` before the engine (length-sorted
   batches; its code is copied below as :func:`main_generate` so the baseline stays fixed).
 - ``hf_cb``: transformers' own continuous batching (``model.generate_batch``, paged attention).
-- ``engine``: ``recover_attacks.generate`` = :class:`recover_attacks.engine.LocalEngine` with its
-  automatic batch size.
+- ``static``: the engine's fixed-shape slot path (the CUDA default, compiled there), here on CPU
+  without compile: finished rows keep their slot until it is refilled, so it computes more.
+- ``engine``: :class:`recover_attacks.engine.LocalEngine` (what ``recover_attacks.generate``
+  runs) with its automatic batch size, dynamic continuous batching.
 
 Printed per method: questions/s, generated tokens/s, speed-up over naive and fixed32, how many
 answers equal the naive loop's (and for any that differ, the top-2 logit gap of the naive model
@@ -287,8 +289,8 @@ def main() -> None:
 
     engine_stats: dict[str, Any] = {}
 
-    def run_engine() -> tuple[list[str], int]:
-        engine = LocalEngine(model, tokenizer)
+    def run_engine(**options: Any) -> tuple[list[str], int]:
+        engine = LocalEngine(model, tokenizer, **options)
         from recover_attacks.engine import DecodingConfig
 
         out = engine.complete(prompts, DecodingConfig(max_new_tokens=MAX_NEW_TOKENS))
@@ -320,6 +322,7 @@ def main() -> None:
             )
         ),
         "hf_cb": lambda: hf_continuous_batching(model, tokenizer, prompts),
+        "static": lambda: run_engine(static_cache=True, compile=False),
         "engine": run_engine,
     }
     for name, method in methods.items():

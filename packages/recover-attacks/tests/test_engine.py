@@ -264,3 +264,30 @@ def test_generate_fn_shape(model, tokenizer):
     prompts = [format_prompt(tokenizer, q) for q in QUESTIONS[:3]]
     out = fn(prompts, 6, [])
     assert out == [r[0] for r in engine.complete(prompts, DecodingConfig(max_new_tokens=6))]
+
+
+@pytest.mark.parametrize("capacity", [None, 30])
+def test_static_slots_path_equals_the_loop(eos_model, tokenizer, capacity):
+    """The fixed-shape path (CUDA default, compiled there) run on CPU without compile: same greedy
+    answers, same samples; capacity 30 forces the left shift of the static cache."""
+    prompts = [format_prompt(tokenizer, q) for q in QUESTIONS]
+    engine = LocalEngine(
+        eos_model,
+        tokenizer,
+        max_batch_size=3,
+        static_cache=True,
+        compile=False,
+        static_capacity=capacity,
+    )
+    got = engine.complete(prompts, DecodingConfig(max_new_tokens=12))
+    want = [decode(tokenizer, naive_tokens(eos_model, tokenizer, p, 12)) for p in prompts]
+    assert [g[0] for g in got] == want
+    assert engine.describe()["static_cache"] is True
+    if capacity:
+        assert engine.last_stats.extra["static_capacity"] == 30
+        assert engine.last_stats.extra["static_shifts"] >= 1  # the cache filled and was shifted
+    sampled = DecodingConfig(
+        max_new_tokens=8, do_sample=True, temperature=1.2, num_samples=2, seed=3
+    )
+    dynamic = LocalEngine(eos_model, tokenizer).complete(prompts, sampled)
+    assert engine.complete(prompts, sampled) == dynamic

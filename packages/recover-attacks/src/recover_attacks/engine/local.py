@@ -119,6 +119,14 @@ class LocalEngine(Engine):
         add_special_tokens: tokenize prompts with the tokenizer's special tokens (BOS). Default:
             only without a chat template, since a chat template writes them itself.
         memory_fraction: share of free memory the automatic batch size may plan for.
+        static_cache: decode in fixed-shape slots over a preallocated ``StaticCache``
+            (:mod:`~recover_attacks.engine.static`). Default: on CUDA only (on a CPU the
+            shrinking dynamic batch wastes less compute).
+        compile: ``torch.compile(mode="reduce-overhead")`` the static decode step (CUDA graphs).
+            Default: on CUDA only. For bf16 on CUDA load the model with ``dtype=torch.bfloat16``
+            (:meth:`from_pretrained` does); the engine never changes the caller's model.
+        static_capacity: columns of the static cache (default: twice the widest prompt plus
+            the budget, plus 8); when the write column reaches it, rows are shifted left.
     """
 
     name = "local"
@@ -134,6 +142,9 @@ class LocalEngine(Engine):
         refill_fraction: float = 0.25,
         add_special_tokens: bool | None = None,
         memory_fraction: float = 0.5,
+        static_cache: bool | None = None,
+        compile: bool | None = None,
+        static_capacity: int | None = None,
     ) -> None:
         super().__init__()
         if max_batch_size is not None and max_batch_size < 1:
@@ -149,6 +160,9 @@ class LocalEngine(Engine):
         self.prefix_cache = prefix_cache
         self.refill_fraction = refill_fraction
         self.memory_fraction = memory_fraction
+        self.static_cache = static_cache
+        self.compile = compile
+        self.static_capacity = static_capacity
         if add_special_tokens is None:
             add_special_tokens = not getattr(tokenizer, "chat_template", None)
         self.add_special_tokens = add_special_tokens
@@ -159,6 +173,26 @@ class LocalEngine(Engine):
         #: Per response of the last call: the generated token ids (EOS dropped, before any
         #: stop-string cut).
         self.last_token_ids: list[list[list[int]]] = []
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        path: str,
+        *,
+        device: str | None = None,
+        dtype: torch.dtype | None = None,
+        **engine_kwargs: Any,
+    ) -> LocalEngine:
+        """Load a model directory (safetensors) and its tokenizer: bfloat16 on CUDA, float32 on
+        CPU unless ``dtype`` is given; ``engine_kwargs`` go to the constructor."""
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        if dtype is None:
+            dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, use_safetensors=True)
+        return cls(model.to(device).eval(), tokenizer, **engine_kwargs)
 
     # -- Engine interface -------------------------------------------------------------------
 
@@ -173,6 +207,7 @@ class LocalEngine(Engine):
             "max_batch_size": self.max_batch_size,
             "prefix_cache": self.prefix_cache,
             "path": self._path,
+            "static_cache": self._use_static(model_device(self.model)),
             "device": str(model_device(self.model)),
             "dtype": str(model_dtype(self.model)).removeprefix("torch."),
         }
@@ -327,28 +362,78 @@ class LocalEngine(Engine):
 
         results: list[list[list[int]]] = [[[] for _ in range(samples)] for _ in ids]
         queue = deque(sorted(range(len(ids)), key=lambda i: (-len(ids[i]), i)))
-        running: _Batch | None = None
         bar = tqdm(total=len(ids) * samples, desc="generate", disable=not progress, leave=False)
 
         def finished(row: _Row) -> bool:
+            """Whether ``row`` is done after its last token; if so its response is recorded."""
             token = row.tokens[-1]
+            done = False
             if token in eos:
                 row.tokens.pop()  # EOS ends the response and is not part of it
                 stats.generated_tokens += 1
-                return True
-            if stops and stops.hit(row.tokens):
-                return True
-            return len(row.tokens) >= config.max_new_tokens
+                done = True
+            elif (stops and stops.hit(row.tokens)) or len(row.tokens) >= config.max_new_tokens:
+                done = True
+            if done:
+                results[row.request][row.sample] = row.tokens
+                stats.generated_tokens += len(row.tokens)
+                bar.update(1)
+            return done
+
+        def admit(free: int) -> list[int]:
+            """Waiting prompts that fit ``free`` rows and the prefill token budget."""
+            admitted: list[int] = []
+            width = 0
+            while queue and (len(admitted) + 1) * samples <= free:
+                new_width = max(width, len(ids[queue[0]]) - n_prefix)
+                if admitted and new_width * (len(admitted) + 1) > self.max_prefill_tokens:
+                    break
+                admitted.append(queue.popleft())
+                width = new_width
+            return admitted
+
+        def prefill(admitted: list[int]) -> _Batch:
+            return self._prefill(
+                admitted, ids, prompts, n_prefix, prefix, config, samples, device, seeds
+            )
+
+        try:
+            if self._use_static(device):
+                widest = n_prefix + max(len(r) - n_prefix for r in ids)
+                self._static_loop(
+                    queue,
+                    admit,
+                    prefill,
+                    finished,
+                    widest,
+                    max_rows,
+                    refill_at,
+                    samples,
+                    config,
+                    device,
+                )
+            else:
+                self._dynamic_loop(
+                    queue, admit, prefill, finished, max_rows, refill_at, samples, config, device
+                )
+        finally:
+            bar.close()
+        stats.responses = len(ids) * samples
+        if samples < config.num_samples:  # greedy: every sample is the same response
+            results = [r * config.num_samples for r in results]
+        return results
+
+    def _use_static(self, device: torch.device) -> bool:
+        return self.static_cache if self.static_cache is not None else device.type == "cuda"
+
+    def _dynamic_loop(
+        self, queue, admit, prefill, finished, max_rows, refill_at, samples, config, device
+    ) -> None:
+        """Rows live in one DynamicCache that shrinks as rows finish and grows as prompts join."""
+        running: _Batch | None = None
 
         def retire(batch: _Batch) -> _Batch | None:
-            keep = []
-            for i, row in enumerate(batch.rows):
-                if finished(row):
-                    results[row.request][row.sample] = row.tokens
-                    stats.generated_tokens += len(row.tokens)
-                    bar.update(1)
-                else:
-                    keep.append(i)
+            keep = [i for i, row in enumerate(batch.rows) if not finished(row)]
             if not keep:
                 return None
             if len(keep) < len(batch.rows):
@@ -365,36 +450,71 @@ class LocalEngine(Engine):
                     batch.mask = batch.mask.index_select(1, columns)
             return batch
 
-        try:
-            while queue or running is not None:
-                active = len(running.rows) if running is not None else 0
-                free = max_rows - active
-                if queue and (active == 0 or free >= refill_at) and free >= samples:
-                    admitted: list[int] = []
-                    width = 0
-                    while queue and (len(admitted) + 1) * samples <= free:
-                        suffix = len(ids[queue[0]]) - n_prefix
-                        new_width = max(width, suffix)
-                        if admitted and new_width * (len(admitted) + 1) > self.max_prefill_tokens:
-                            break
-                        admitted.append(queue.popleft())
-                        width = new_width
-                    joined = self._prefill(
-                        admitted, ids, prompts, n_prefix, prefix, config, samples, device, seeds
-                    )
-                    joined = retire(joined)
-                    if joined is not None:
-                        running = joined if running is None else self._merge(running, joined)
-                if running is None:
-                    continue
-                running = self._step(running, config, device)
-                running = retire(running)
-        finally:
-            bar.close()
-        stats.responses = len(ids) * samples
-        if samples < config.num_samples:  # greedy: every sample is the same response
-            results = [r * config.num_samples for r in results]
-        return results
+        while queue or running is not None:
+            active = len(running.rows) if running is not None else 0
+            free = max_rows - active
+            if queue and (active == 0 or free >= refill_at) and free >= samples:
+                joined = retire(prefill(admit(free)))
+                if joined is not None:
+                    running = joined if running is None else self._merge(running, joined)
+            if running is None:
+                continue
+            running = retire(self._step(running, config, device))
+
+    def _static_loop(
+        self, queue, admit, prefill, finished, widest, max_rows, refill_at, samples, config, device
+    ) -> None:
+        """Fixed-shape slots (:class:`~recover_attacks.engine.static.StaticSlots`): finished rows
+        are masked and their slots refilled; the decode step can be compiled."""
+        from .static import StaticSlots
+
+        compile_step = self.compile if self.compile is not None else device.type == "cuda"
+        capacity = self.static_capacity or 2 * (widest + config.max_new_tokens) + 8
+        capacity = max(capacity, widest + 2)
+        slots = StaticSlots(self.model, max_rows, capacity, widest, compile_step=compile_step)
+        self.last_stats.extra.update(static_capacity=capacity, compiled=compile_step)
+        rows: list[_Row | None] = [None] * max_rows
+        while queue or any(r is not None for r in rows):
+            free = [s for s, r in enumerate(rows) if r is None]
+            live = max_rows - len(free)
+            if queue and (live == 0 or len(free) >= refill_at) and len(free) >= samples:
+                joined = prefill(admit(len(free)))
+                keep = [i for i, row in enumerate(joined.rows) if not finished(row)]
+                if keep:
+                    index = torch.tensor(keep, device=device)
+                    kv.select_rows(joined.cache, index)
+                    targets = free[: len(keep)]
+                    slots.place(targets, joined.cache, joined.mask.index_select(0, index))
+                    for slot, i in zip(targets, keep, strict=True):
+                        rows[slot] = joined.rows[i]
+            live_slots = [s for s, r in enumerate(rows) if r is not None]
+            if not live_slots:
+                continue
+            tokens = torch.zeros((max_rows, 1), dtype=torch.long)
+            positions = torch.zeros((max_rows, 1), dtype=torch.long)
+            alive = torch.zeros(max_rows, dtype=torch.bool)
+            for s in live_slots:
+                row = rows[s]
+                assert row is not None
+                tokens[s, 0], positions[s, 0], alive[s] = row.tokens[-1], row.next_position, True
+            self.last_stats.forward_passes += 1
+            logits = slots.step(tokens.to(device), positions.to(device), alive.to(device))
+            live_rows = [rows[s] for s in live_slots]
+            picked = choose(
+                logits.index_select(0, torch.tensor(live_slots, device=device)),
+                config,
+                [r.generator for r in live_rows if r is not None],
+            ).tolist()
+            done = []
+            for s, row, token in zip(live_slots, live_rows, picked, strict=True):
+                assert row is not None
+                row.next_position += 1
+                row.tokens.append(int(token))
+                if finished(row):
+                    rows[s] = None
+                    done.append(s)
+            slots.free(done)
+        self.last_stats.extra["static_shifts"] = slots.shifts
 
     def _prefill(
         self,
