@@ -11,6 +11,8 @@ The same 64 MQuAKE dev single-hop questions (the first 64 distinct ``single_hops
 - ``hf_cb``: transformers' own continuous batching (``model.generate_batch``, paged attention).
 - ``static``: the engine's fixed-shape slot path (the CUDA default, compiled there), here on CPU
   without compile: finished rows keep their slot until it is refilled, so it computes more.
+- ``engine16``: the engine capped at 16 rows (what ``batch_size=16``, the CLI's and the attack
+  configs' current default, gives).
 - ``engine``: :class:`recover_attacks.engine.LocalEngine` (what ``recover_attacks.generate``
   runs) with its automatic batch size, dynamic continuous batching.
 
@@ -290,6 +292,7 @@ def main() -> None:
     engine_stats: dict[str, Any] = {}
 
     def run_engine(**options: Any) -> tuple[list[str], int]:
+        engine_stats.clear()
         engine = LocalEngine(model, tokenizer, **options)
         from recover_attacks.engine import DecodingConfig
 
@@ -323,6 +326,7 @@ def main() -> None:
         ),
         "hf_cb": lambda: hf_continuous_batching(model, tokenizer, prompts),
         "static": lambda: run_engine(static_cache=True, compile=False),
+        "engine16": lambda: run_engine(max_batch_size=16),
         "engine": run_engine,
     }
     for name, method in methods.items():

@@ -129,19 +129,19 @@ class Batcher:
         try:
             texts = self.engine.complete_ids(ids, config, seeds=seeds, seed_keys=keys)
             reasons = self.engine.last_finish_reasons
-            stats = self.engine.last_stats
         except Exception as exc:  # answered as HTTP 500 to each request of the group
             for job in jobs:
                 job.error = f"{type(exc).__name__}: {exc}"
                 job.done.set()
             return
+        token_ids = self.engine.last_token_ids
         start = 0
         for job in jobs:
             end = start + len(job.prompts)
             job.texts, job.reasons = texts[start:end], reasons[start:end]
             prompt_tokens = sum(len(p) for p in job.prompts)
-            share = (end - start) / max(1, len(ids))
-            job.tokens = (prompt_tokens, round(stats.generated_tokens * share))
+            completion_tokens = sum(len(t) for per in token_ids[start:end] for t in per)
+            job.tokens = (prompt_tokens, completion_tokens)
             start = end
             job.done.set()
 
