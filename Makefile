@@ -19,7 +19,7 @@ $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 	$(BIN)/python -m pip install -q -c constraints.txt \
 		-e "packages/kg-qgen[llm,local,review,test]" \
 		-e "packages/unlearn-zoo[gguf,test]" \
-		-e "packages/recover-attacks[quant,gguf,test]" \
+		-e "packages/recover-attacks[quant,gguf,openai,test]" \
 		-e "packages/leak-metrics[llm,local,test]" \
 		-e "packages/leakres-cli[test]" \
 		ruff tox

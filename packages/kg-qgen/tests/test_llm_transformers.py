@@ -80,3 +80,26 @@ def test_generator_end_to_end_gives_records_or_explicit_rejects(smollm2) -> None
         rj.record["type"]: rj.reason for rj in rejects
     }
     print("SmolLM2 generation outcome:", outcome)
+
+
+def test_generate_fn_replaces_the_built_in_loop() -> None:
+    """With a caller's generate_fn (leakres passes its engine) the model is not loaded and the
+    chat-formatted prompts go to the callable; its texts come back stripped, in order."""
+    seen: list[tuple[list[str], int, list[str]]] = []
+
+    def generate_fn(prompts: list[str], max_new_tokens: int, stop: list[str]) -> list[str]:
+        seen.append((prompts, max_new_tokens, stop))
+        return [f"  answer {i} " for i in range(len(prompts))]
+
+    backend = TransformersBackend(_gguf_path(), show_progress=False, generate_fn=generate_fn)
+    assert backend.hf_model is None
+    conversations = [[{"role": "user", "content": "Hi?"}], [{"role": "user", "content": "Who?"}]]
+    out = backend.complete_many(conversations, max_tokens=7)
+    assert out == ["answer 0", "answer 1"]
+    prompts, budget, stop = seen[0]
+    assert budget == 7 and stop == []
+    assert prompts == [backend.format_prompt(c) for c in conversations]
+    assert prompts[0].endswith("<|im_start|>assistant\n")  # the model's own chat template
+    assert backend.settings()["decoding"] == "caller generate_fn"
+    with pytest.raises(ValueError, match="temperature > 0 needs the built-in loop"):
+        backend.complete_many(conversations, temperature=0.7)

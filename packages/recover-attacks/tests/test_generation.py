@@ -42,17 +42,18 @@ def test_generate_without_chat_template_uses_fallback(model, tokenizer):
     tok = copy.deepcopy(tokenizer)
     tok.chat_template = None
     seen = []
-    original = type(model).generate
+    original = type(model).forward
 
     def spy(self, *args, **kwargs):
         seen.append(kwargs["input_ids"][0].tolist())
         return original(self, *args, **kwargs)
 
-    type(model).generate = spy
+    type(model).forward = spy
     try:
         out = generate(model, tok, [{"id": "x", "question": "who is ada ?"}], max_new_tokens=3)
     finally:
-        type(model).generate = original
+        type(model).forward = original
     assert len(out) == 1 and len(out[0]) == 1
-    # the fallback prompt, tokenized with the tokenizer's own special tokens
+    # the first forward pass is the prefill of the fallback prompt, tokenized with the
+    # tokenizer's own special tokens
     assert seen[0] == tok("Question: who is ada ?\nAnswer:", add_special_tokens=True)["input_ids"]

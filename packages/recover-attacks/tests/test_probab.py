@@ -19,16 +19,21 @@ def test_five_samples_per_question_seeded(model, tokenizer, questions):
     assert first[0].to_dict()["attack"] == "probab"
 
 
-def test_samples_come_from_one_generate_call(model, tokenizer, questions, monkeypatch):
-    calls = []
-    original = type(model).generate
+def test_samples_share_one_prefill_per_question(model, tokenizer, questions, monkeypatch):
+    """The engine prefills each question once and decodes its 5 samples as 5 rows of one batch
+    (the engine replaced the single ``model.generate(num_return_sequences=5)`` call)."""
+    shapes = []
+    original = type(model).forward
 
     def spy(self, *args, **kwargs):
-        calls.append(kwargs["generation_config"].num_return_sequences)
+        shapes.append(tuple(kwargs["input_ids"].shape))
         return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(type(model), "generate", spy)
+    monkeypatch.setattr(type(model), "forward", spy)
     get_attack("probab", max_new_tokens=4, batch_size=16).run(
         model, tokenizer, questions, progress=False
     )
-    assert calls == [5]
+    prefills = [rows for rows, width in shapes if width > 1]
+    decode_rows = [rows for rows, width in shapes if width == 1]
+    assert prefills[-1] == len(questions)  # after the shared chat-header pass: one row each
+    assert decode_rows[0] == 5 * len(questions)

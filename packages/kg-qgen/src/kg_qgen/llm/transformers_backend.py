@@ -1,19 +1,27 @@
-"""Local Hugging Face model backend: left-padded, batched greedy decoding with the chat template.
+"""Local Hugging Face model backend: chat-template prompts, batched greedy decoding.
 
 ``model_name_or_path`` is a hub id, a local safetensors directory, or a ``.gguf`` file (or pass
 the directory plus ``gguf_file=``); GGUF weights are dequantized to float32 by transformers.
 torch and transformers are imported lazily (the ``local`` extra). ``response_format_json`` cannot
 be enforced locally; the prompts ask for JSON and the callers parse defensively.
+
+Decoding: a caller's ``generate_fn(prompts, max_new_tokens, stop) -> texts`` when given (leakres'
+CLI passes its generation engine; kg-qgen never imports it), else the stand-alone fallback, a
+plain loop of length-sorted, left-padded ``model.generate`` batches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kg_qgen.llm.backend import Messages
 
-__all__ = ["TransformersBackend"]
+__all__ = ["GenerateFn", "TransformersBackend"]
+
+#: One greedy continuation per formatted prompt, in order, cut before the first stop string.
+GenerateFn = Callable[[list[str], int, list[str]], list[str]]
 
 
 class TransformersBackend:
@@ -26,6 +34,9 @@ class TransformersBackend:
         device: ``"cpu"``, ``"cuda"``...; default: CUDA when available, else CPU.
         seed: torch seed for sampling when ``temperature > 0`` (greedy ignores it).
         show_progress: tqdm bar over batches (default True).
+        generate_fn: decode greedy requests with this callable instead of the built-in loop
+            (the model is then not loaded; only the tokenizer, for the chat template).
+            Requests with ``temperature > 0`` need the built-in loop and raise ``ValueError``.
     """
 
     backend_id = "transformers"
@@ -38,6 +49,7 @@ class TransformersBackend:
         device: str | None = None,
         seed: int = 0,
         show_progress: bool = True,
+        generate_fn: GenerateFn | None = None,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -65,16 +77,25 @@ class TransformersBackend:
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.hf_model = AutoModelForCausalLM.from_pretrained(
-            path, dtype=torch.float32, use_safetensors=True, **kw
-        )
-        self.hf_model.to(self.device).eval()
+        self.generate_fn = generate_fn
+        self.hf_model: Any = None
+        if generate_fn is None:
+            self.hf_model = AutoModelForCausalLM.from_pretrained(
+                path, dtype=torch.float32, use_safetensors=True, **kw
+            )
+            self.hf_model.to(self.device).eval()
 
     def __repr__(self) -> str:
         return f"TransformersBackend(model={self.model!r}, batch_size={self.batch_size})"
 
     def settings(self) -> dict[str, Any]:
-        return {"backend": "transformers", "model": self.model, "batch_size": self.batch_size}
+        decoding = "caller generate_fn" if self.generate_fn else "built-in batched greedy loop"
+        return {
+            "backend": "transformers",
+            "model": self.model,
+            "batch_size": self.batch_size,
+            "decoding": decoding,
+        }
 
     def format_prompt(self, messages: Messages) -> str:
         """The chat-template text of a conversation (plain fallback when there is no template)."""
@@ -95,6 +116,16 @@ class TransformersBackend:
     ) -> list[str]:
         torch = self._torch
         texts = [self.format_prompt(m) for m in prompts]
+        if self.generate_fn is not None:
+            if temperature > 0:
+                raise ValueError(
+                    "TransformersBackend: generate_fn decodes greedily; temperature > 0 needs the "
+                    "built-in loop (create the backend without generate_fn)"
+                )
+            out = list(self.generate_fn(texts, max_tokens, []))
+            if len(out) != len(texts):
+                raise ValueError(f"generate_fn returned {len(out)} texts for {len(texts)} prompts")
+            return [t.strip() for t in out]
         # Length-sorted batches waste less compute on padding; results go back in input order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out: list[str] = [""] * len(texts)
