@@ -2,7 +2,8 @@ import sys
 
 import pytest
 import torch
-from recover_attacks import MissingDependencyError, get_attack
+from conftest import make_model
+from recover_attacks import MissingDependencyError, RecoverAttacksError, get_attack
 from recover_attacks.attacks.quantization import (
     QuantizationConfig,
     bnb_quantize_model,
@@ -12,6 +13,14 @@ from recover_attacks.attacks.quantization import (
 from torch import nn
 
 N_LINEAR = 2 * 7  # q,k,v,o,gate,up,down per layer; lm_head is skipped
+
+
+@pytest.fixture(scope="module")
+def model(tokenizer):
+    """Hidden size 64: every Linear's in_features is a multiple of bitsandbytes' 4-bit block (64),
+    as in real checkpoints. bitsandbytes' CPU kernels decode narrower layers wrongly (see
+    test_cpu_4bit_refuses_shapes_bitsandbytes_decodes_wrongly)."""
+    return make_model(len(tokenizer), seed=0, hidden=64)
 
 
 def _linear_weights(model):
@@ -93,3 +102,29 @@ def test_missing_bitsandbytes_gives_install_hint(model, tokenizer, questions, mo
         model, tokenizer, questions, progress=False
     )
     assert len(out) == len(questions)
+
+
+@pytest.mark.parametrize("method", ["nf4", "fp4"])
+def test_cpu_4bit_refuses_shapes_bitsandbytes_decodes_wrongly(tokenizer, method):
+    narrow = make_model(len(tokenizer), seed=0, hidden=32)  # in_features 32 < the 64-weight block
+    with pytest.raises(RecoverAttacksError, match=r"in_features must be a multiple of 64.*rtn4"):
+        bnb_quantize_model(narrow, QuantizationConfig(method=method))
+
+
+@pytest.mark.parametrize("method", ["nf4", "fp4"])
+def test_bnb_4bit_forward_equals_matmul_with_its_dequantized_weight(model, method):
+    """The quantized model's forward (bitsandbytes' CPU matmul, AVX-512 packed where the CPU
+    has it) computes x @ W_deq^T with the weights the quantizer stored: the attack decodes
+    the model it claims to."""
+    import bitsandbytes.functional as F
+
+    qmodel, _ = bnb_quantize_model(model, QuantizationConfig(method=method))
+    layer = qmodel.model.layers[0].mlp.up_proj
+    # Dequantize before the first forward: the CPU matmul may repack the weight in place.
+    deq = F.dequantize_4bit(layer.weight.data, layer.weight.quant_state).float()
+    x = torch.randn(3, layer.in_features, generator=torch.Generator().manual_seed(0))
+    with torch.no_grad():
+        got = layer(x).float()
+    want = x @ deq.T
+    # bitsandbytes' CPU matmul may compute in bf16: compare at bf16 resolution.
+    assert torch.allclose(got, want, rtol=2e-2, atol=2e-2 * want.abs().max().item())

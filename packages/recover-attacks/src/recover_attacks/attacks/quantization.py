@@ -157,6 +157,42 @@ def bnb_quantize_model(model: Any, config: QuantizationConfig) -> tuple[Any, int
     return qmodel, count
 
 
+# bitsandbytes' 4-bit block size for weights loaded through BitsAndBytesConfig.
+BNB_4BIT_BLOCKSIZE = 64
+# Its AVX-512 BF16 CPU matmul packs weights in tiles of this many output rows.
+BNB_CPU_PACK_ROWS = 32
+
+
+def _check_cpu_4bit_shapes(qmodel: nn.Module, config: QuantizationConfig) -> None:
+    """Refuse 4-bit shapes that bitsandbytes' CPU kernels decode wrongly.
+
+    Measured with bitsandbytes 0.50.2 on an AVX-512 CPU: its CPU dequantizer walks blocks row
+    by row, so a Linear whose in_features is not a multiple of the 64-weight block gets weights
+    off by up to the block's absmax (not the half-step that 4-bit rounding allows), and the
+    AVX-512 BF16 matmul's packing fails outright when in_features < 64. Real checkpoints
+    (hidden sizes multiple of 64) are unaffected; a model that is not would be attacked with
+    corrupted weights, so say so instead of reporting its answers.
+    """
+    linear4bit = import_bitsandbytes().nn.Linear4bit
+    bad = [
+        f"{name} ({module.out_features}x{module.in_features})"
+        for name, module in qmodel.named_modules()
+        if isinstance(module, linear4bit)
+        and (
+            module.in_features % BNB_4BIT_BLOCKSIZE
+            or module.out_features % BNB_CPU_PACK_ROWS
+        )
+    ]
+    if bad:
+        shown = ", ".join(bad[:3]) + (" ..." if len(bad) > 3 else "")
+        raise RecoverAttacksError(
+            f"{len(bad)} Linear module(s) have shapes bitsandbytes' CPU {config.method} kernels "
+            f"decode incorrectly (in_features must be a multiple of {BNB_4BIT_BLOCKSIZE} and "
+            f"out_features of {BNB_CPU_PACK_ROWS}): {shown}. Use method='rtn4', list them in "
+            "skip_modules, or run on CUDA"
+        )
+
+
 def _check_nothing_dropped(model: Any, qmodel: Any) -> None:
     """Refuse to attack a different model than the one given.
 
@@ -187,6 +223,8 @@ def _load_bnb(
             f"machine ({exc}). On CPU bitsandbytes >= 0.45 supports nf4/fp4/int8; otherwise "
             "use method='rtn4'"
         ) from exc
+    if config.method in ("nf4", "fp4") and model_device(qmodel).type == "cpu":
+        _check_cpu_4bit_shapes(qmodel, config)
     count = count_bnb_modules(qmodel)
     if count == 0:
         raise RecoverAttacksError(
