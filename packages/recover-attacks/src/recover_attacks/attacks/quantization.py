@@ -178,10 +178,7 @@ def _check_cpu_4bit_shapes(qmodel: nn.Module, config: QuantizationConfig) -> Non
         f"{name} ({module.out_features}x{module.in_features})"
         for name, module in qmodel.named_modules()
         if isinstance(module, linear4bit)
-        and (
-            module.in_features % BNB_4BIT_BLOCKSIZE
-            or module.out_features % BNB_CPU_PACK_ROWS
-        )
+        and (module.in_features % BNB_4BIT_BLOCKSIZE or module.out_features % BNB_CPU_PACK_ROWS)
     ]
     if bad:
         shown = ", ".join(bad[:3]) + (" ..." if len(bad) > 3 else "")
