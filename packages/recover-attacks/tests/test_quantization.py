@@ -70,8 +70,12 @@ def test_bnb_4bit_within_one_step_of_original(model, method):
         if name not in before:
             continue
         assert module.weight.__class__.__name__ == "Params4bit", name
-        state = module.weight.quant_state
-        deq = F.dequantize_4bit(module.weight.data, state).float().reshape(before[name].shape)
+        data, state = module.weight.data, module.weight.quant_state
+        if getattr(state, "packing_format_for_cpu", False):
+            # The attack's one-time forward check ran this layer on an AVX-512 BF16 CPU, where
+            # bitsandbytes repacks the weight for its matmul; undo that to read the stored codes.
+            data, state = F._convert_weight_packed_for_cpu_inverse(data, state)
+        deq = F.dequantize_4bit(data, state).float().reshape(before[name].shape)
         w = before[name].float().flatten()
         blocks = w.reshape(-1, state.blocksize)
         absmax = blocks.abs().amax(dim=1, keepdim=True)
@@ -128,3 +132,17 @@ def test_bnb_4bit_forward_equals_matmul_with_its_dequantized_weight(model, metho
     want = x @ deq.T
     # bitsandbytes' CPU matmul may compute in bf16: compare at bf16 resolution.
     assert torch.allclose(got, want, rtol=2e-2, atol=2e-2 * want.abs().max().item())
+
+
+def test_attack_refuses_a_backend_whose_matmul_ignores_its_weights(model, monkeypatch):
+    """A bitsandbytes kernel broken on the machine (simulated: the 4-bit forward returns zeros)
+    is caught by the attack's one-time check instead of being reported as recovered answers."""
+    import bitsandbytes as bnb
+
+    monkeypatch.setattr(
+        bnb.nn.Linear4bit, "forward", lambda self, x: torch.zeros(*x.shape[:-1], self.out_features)
+    )
+    with pytest.raises(
+        RecoverAttacksError, match=r"does not compute with its own quantized weights.*rtn4"
+    ):
+        bnb_quantize_model(model, QuantizationConfig(method="nf4"))

@@ -227,7 +227,54 @@ def _load_bnb(
         raise RecoverAttacksError(
             f"bitsandbytes loaded the model but quantized no module for method {config.method!r}"
         )
+    _check_backend_forward(qmodel, config)
     return qmodel, count
+
+
+def _dequantized_weight(module: nn.Module) -> torch.Tensor:
+    """The float weight a bitsandbytes Linear stores, decoded by bitsandbytes itself."""
+    bnb = import_bitsandbytes()
+    weight = module.weight
+    if isinstance(module, bnb.nn.Linear4bit):
+        return bnb.functional.dequantize_4bit(weight.data, weight.quant_state).float()
+    scb = getattr(weight, "SCB", None)
+    if scb is None:
+        scb = module.state.SCB
+    return weight.data.float() * scb.float().unsqueeze(1) / 127.0  # int8 row-wise absmax
+
+
+@torch.no_grad()
+def _check_backend_forward(qmodel: nn.Module, config: QuantizationConfig) -> None:
+    """Once per quantized model: its first quantized Linear must compute x @ W_deq^T.
+
+    bitsandbytes picks CPU/GPU kernels by what the machine has (AVX-512 BF16 packing, CUDA
+    kernels); a kernel that is broken on this machine would make the attack decode a different
+    model than the quantized one and report its answers as recovered facts.
+    """
+    bnb = import_bitsandbytes()
+    module = next(
+        m for m in qmodel.modules() if isinstance(m, (bnb.nn.Linear4bit, bnb.nn.Linear8bitLt))
+    )
+    # Decode before the first forward: the CPU matmul may repack the weight in place.
+    deq = _dequantized_weight(module)
+    device = deq.device
+    x = torch.randn(4, module.in_features, generator=torch.Generator().manual_seed(0)).to(device)
+    want = x @ deq.T
+    if module.bias is not None:
+        want = want + module.bias.float()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="MatMul8bitLt")
+        got = module(x).float()
+    # Tolerance: bf16 compute on AVX-512 CPUs and int8 activation rounding, both ~1% of the scale.
+    scale = want.abs().max().item()
+    gap = (got - want).abs().max().item()
+    if not gap <= 0.05 * scale + 1e-6:
+        raise RecoverAttacksError(
+            f"bitsandbytes' {config.method} matmul on this machine ({device}) does not compute "
+            f"with its own quantized weights (max deviation {gap:.3g} at output scale "
+            f"{scale:.3g}); the quantized model would not be the one attacked. Use method='rtn4' "
+            "or another bitsandbytes build"
+        )
 
 
 class QuantizationAttack(Attack):
