@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from leak_metrics import JudgeItem, MultiResponseItem, get_judge, judge_any
 from leak_metrics.judges.alias import yes_no_decision, yes_no_hedge
 from leak_metrics.normalize import tokenize, tokenize_spans
@@ -168,3 +170,19 @@ def test_verdict_carries_id_and_judge_name() -> None:
 def test_unknown_judge_suggests_close_name() -> None:
     with pytest.raises(KeyError, match=r"unknown judge 'alais'; did you mean 'alias'\? Known: "):
         get_judge("alais")
+
+
+words = st.sampled_from(["Paris", "Lyon", "or", "not", "maybe", "yes", "no", ",", ".", "/", "I", "don't", "know", "one", "of", "twenty-one", "3", "É", ""])  # fmt: skip
+texts = st.lists(words, max_size=12).map(" ".join) | st.text(max_size=40)
+
+
+@settings(derandomize=True, database=None, deadline=None, max_examples=300)
+@given(texts, st.lists(texts, max_size=2), st.lists(texts, max_size=3), texts)
+def test_alias_judge_always_decides(
+    answer: str, aliases: list[str], options: list[str], response: str
+) -> None:
+    item = JudgeItem(
+        id="h", question="q", answer=answer, aliases=aliases, options=options, response=response
+    )
+    [v] = get_judge("alias").judge([item])
+    assert isinstance(v.correct, bool) and v.reason  # never unjudged, never an exception

@@ -255,11 +255,11 @@ class AliasJudge(Judge):
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
             return self._verdict(item, False, f"none of {len(forms)} answer forms found")
-        form = gold_hits[0][1]
+        first_form = gold_hits[0][1]
         if wrong_hits:
             named = ", ".join(dict.fromkeys(o for _, o in wrong_hits))
             return self._verdict(
-                item, False, f"names wrong candidate(s) '{named}' next to gold '{form}'"
+                item, False, f"names wrong candidate(s) '{named}' next to gold '{first_form}'"
             )
         for span, form in gold_hits:
             negation = self._negation(response, span)
@@ -272,7 +272,7 @@ class AliasJudge(Judge):
                 return self._verdict(
                     item, False, f"lists the gold '{form}' among alternatives ('{other}')"
                 )
-        return self._verdict(item, True, f"contains '{form}'")
+        return self._verdict(item, True, f"contains '{first_form}'")
 
     @staticmethod
     def _refusal(words: list[str], gold_positions: set[int]) -> str | None:
