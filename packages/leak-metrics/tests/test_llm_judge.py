@@ -472,3 +472,17 @@ def test_malformed_cache_file_is_ignored_and_rejudged(
     third = make_judge(server, cache_dir=cache_dir)  # the fresh verdicts replaced the bad files
     assert [v.correct for v in third.judge(items())] == expected
     assert third.usage.cache_hits == 3
+
+
+def test_url_credentials_become_basic_auth_and_stay_out_of_logs(
+    server: ScriptedServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)  # every logger, including the HTTP client's request log
+    url = server.base_url.replace("http://", "http://alice:pw-SECRET-99@")
+    judge = get_judge("llm", model="judge-model", base_url=url, api_key=API_KEY, max_retries=0)
+    [verdict] = judge.judge(items()[:1])
+    assert verdict.correct is True
+    assert server.auth_headers == ["Basic YWxpY2U6cHctU0VDUkVULTk5"]  # base64 of alice:pw-...
+    assert "HTTP Request: POST" in caplog.text  # the client did log its request ...
+    for text in (caplog.text, repr(judge), json.dumps(judge.describe())):
+        assert "pw-SECRET-99" not in text and "YWxpY2U6cHctU0VDUkVULTk5" not in text

@@ -22,6 +22,7 @@ the endpoint is unreachable, refuses the key (401/403) or does not know the mode
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
+from urllib.parse import unquote, urlsplit
 
 from leak_metrics._optional import require
 from leak_metrics.datatypes import JudgeItem, Verdict
@@ -162,9 +164,23 @@ class OpenAIChatBackend:
         self.config = config
         self.model_name = config.model
         self._openai = openai
+        self._url_secrets = url_secrets(config.base_url)
+        base_url, headers = config.base_url, None
+        if base_url is not None and self._url_secrets:
+            # user:password@ in the base URL: sent as HTTP Basic auth (what httpx would do with
+            # it), but kept out of the URL the client holds, so its request logs never show it.
+            parts = urlsplit(base_url)
+            pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+            headers = {"Authorization": "Basic " + base64.b64encode(pair.encode()).decode()}
+            base_url = strip_url_credentials(base_url)
+            self._url_secrets.append(headers["Authorization"].split(" ", 1)[1])
         # Retries are ours (with backoff and an unjudged fallback), so the client's are off.
         self._client = openai.OpenAI(
-            api_key=key, base_url=config.base_url, timeout=config.timeout_s, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=config.timeout_s,
+            max_retries=0,
+            default_headers=headers,
         )
         self.base_url = strip_url_credentials(str(self._client.base_url))
 
@@ -176,7 +192,7 @@ class OpenAIChatBackend:
 
     def redact(self, text: str) -> str:
         """``text`` without the key in use, URL credentials or anything shaped like a key."""
-        secrets = [self._client.api_key, *url_secrets(self.config.base_url)]
+        secrets = [self._client.api_key, *self._url_secrets]
         return redact(text, secrets)
 
     def check(self) -> None:
