@@ -186,3 +186,47 @@ def test_alias_judge_always_decides(
     )
     [v] = get_judge("alias").judge([item])
     assert isinstance(v.correct, bool) and v.reason  # never unjudged, never an exception
+
+
+def test_hedge_negation_and_refusal_rules_on_real_answers(mquake_dev: Path) -> None:
+    """Probes built from every staged MQuAKE-hard dev case: its gold answer, each alias, and its
+    real distractor (``new_answer``, the edited answer) as the wrong candidate. Each probe must get
+    its verdict on every case."""
+    cases = json.loads(mquake_dev.read_text(encoding="utf-8"))
+    judge = get_judge("alias")
+    counts: dict[str, list[int]] = {}
+    for case in cases:
+        gold, wrong = case["answer"], case["new_answer"]
+        aliases = tuple(case["answer_alias"])
+        probes = [
+            ("gold", (), f"{gold}.", True),
+            ("gold in a sentence", (), f"The answer is {gold}.", True),
+            ("committed option", (gold, wrong), gold, True),
+            ("hedge between options", (gold, wrong), f"{gold} or {wrong}", False),
+            ("hedge, wrong first", (gold, wrong), f"{wrong} or {gold}?", False),
+            ("wrong option", (gold, wrong), f"{wrong}.", False),
+            ("maybe X or Y, no options", (), f"maybe {gold} or {wrong}", False),
+            ("one of a list, no options", (), f"It is one of {wrong}, {gold} or Narnia.", False),
+            ("negated", (), f"It is not {gold}.", False),
+            ("negated, isn't", (), f"It isn't {gold}.", False),
+            ("refusal", (), "I don't know.", False),
+            *(("alias", (), alias, True) for alias in aliases),
+        ]
+        for name, options, response, expected in probes:
+            item = JudgeItem(
+                id=str(case["case_id"]),
+                question=case["questions"][0],
+                answer=gold,
+                aliases=aliases,
+                options=options,
+                response=response,
+            )
+            [v] = judge.judge([item])
+            tally = counts.setdefault(name, [0, 0])
+            tally[0] += v.correct is expected
+            tally[1] += 1
+    assert len(cases) == 330  # the dev split SOURCE.md describes
+    assert {name: ok for name, (ok, _) in counts.items()} == {
+        name: total for name, (_, total) in counts.items()
+    }
+    assert counts["alias"][1] > len(cases)  # the aliases were really probed
