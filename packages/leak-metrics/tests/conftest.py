@@ -37,6 +37,13 @@ def bbh_dir() -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def mquake_dev() -> Path:
+    """The staged MQuAKE-hard dev cases (real entity answers with aliases and a real distractor,
+    ``new_answer``)."""
+    return require_real_data(data_dir() / "mquake" / "MQuAKE-hard-dev.json", "MQuAKE-hard dev")
+
+
 @dataclass
 class LoadedModel:
     model: Any

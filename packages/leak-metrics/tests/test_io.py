@@ -100,3 +100,32 @@ def test_bad_question_file(tmp_path: Path) -> None:
         load_questions(dup)
     with pytest.raises(InputError, match="file not found"):
         load_questions(tmp_path / "absent.jsonl")
+
+
+def test_question_options_reach_the_judge(tmp_path: Path) -> None:
+    ds = {
+        "id": "DS-000003",
+        "type": "DS",
+        "question": "Which of Paris or Lyon is the capital of France?",
+        "answer": "Paris",
+        "answer_aliases": [],
+        "options": ["Paris", "Lyon"],
+    }
+    questions = load_questions(write_jsonl(tmp_path / "q.jsonl", [*QUESTIONS, ds]))
+    rpath = write_jsonl(
+        tmp_path / "r.jsonl",
+        [
+            {"id": "DS-000003", "response": "Paris or Lyon"},
+            {"id": "HS-000002", "response": "Europe"},
+        ],
+    )
+    items = single_response_items(load_responses(rpath, questions))
+    assert items[0].options == ("Paris", "Lyon") and items[1].options == ()  # absent = []
+    verdicts = get_judge("alias").judge(items)
+    assert [v.correct for v in verdicts] == [False, True]
+
+
+def test_bad_options_field(tmp_path: Path) -> None:
+    bad = {**QUESTIONS[1], "options": "Paris"}
+    with pytest.raises(InputError, match=r"q.jsonl:1: field 'options' must be a list of strings"):
+        load_questions(write_jsonl(tmp_path / "q.jsonl", [bad]))

@@ -5,7 +5,12 @@ BBH scoring / local judges need the ``local`` extra (imported lazily).
 """
 
 from leak_metrics.datatypes import JudgeItem, MetricValue, MultiResponseItem, Verdict
-from leak_metrics.errors import InputError, LeakMetricsError, MissingExtraError
+from leak_metrics.errors import (
+    InputError,
+    JudgeEndpointError,
+    LeakMetricsError,
+    MissingExtraError,
+)
 from leak_metrics.judges import (
     AliasJudge,
     Judge,
@@ -33,6 +38,7 @@ __all__ = [
     "AliasJudge",
     "InputError",
     "Judge",
+    "JudgeEndpointError",
     "JudgeItem",
     "LLMJudge",
     "LeakMetricsError",

@@ -59,23 +59,33 @@ class MetricValue:
 
 @dataclass(frozen=True)
 class JudgeItem:
-    """One (question, gold answer, model response) triple to judge."""
+    """One (question, gold answer, model response) triple to judge.
+
+    ``options`` are the candidate answers the question text shows the reader (the question
+    record's ``options``, docs/ARCHITECTURE.md section 1; empty when it lists none). Judges mark a
+    response that names two or more of them, or a wrong one next to the gold, as incorrect.
+    """
 
     id: str
     question: str
     answer: str
     aliases: Sequence[str] = field(default_factory=tuple)
+    options: Sequence[str] = field(default_factory=tuple)
     response: str = ""
 
 
 @dataclass(frozen=True)
 class MultiResponseItem:
-    """A question with several responses (e.g. the 5 Probab samples); see ``judge_any``."""
+    """A question with several responses (e.g. the 5 Probab samples); see ``judge_any``.
+
+    ``options``: the question's candidate answers, as in :class:`JudgeItem`.
+    """
 
     id: str
     question: str
     answer: str
     aliases: Sequence[str] = field(default_factory=tuple)
+    options: Sequence[str] = field(default_factory=tuple)
     responses: Sequence[str] = field(default_factory=tuple)
 
 

@@ -20,3 +20,8 @@ class UnknownNameError(LeakMetricsError, KeyError):
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0]) if self.args else ""
+
+
+class JudgeEndpointError(LeakMetricsError):
+    """A judge endpoint cannot be used: unreachable, key refused (401/403), or model unknown
+    (404). The one-line message names the base URL (credentials stripped), never the key."""

@@ -41,16 +41,17 @@ def _require_str(path: Path, lineno: int, record: Mapping[str, Any], field: str)
 
 def load_questions(path: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
     """Question records keyed by id; checks ``id``, ``type``, ``question``, ``answer`` and
-    ``answer_aliases`` and rejects duplicate ids."""
+    ``answer_aliases`` and ``options`` (absent = ``[]``) and rejects duplicate ids."""
     path = Path(path)
     out: dict[str, dict[str, Any]] = {}
     for lineno, record in _iter_jsonl(path):
         qid = _require_str(path, lineno, record, "id")
         for field in ("type", "question", "answer"):
             _require_str(path, lineno, record, field)
-        aliases = record.get("answer_aliases", [])
-        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            raise InputError(f"{path}:{lineno}: field 'answer_aliases' must be a list of strings")
+        for field in ("answer_aliases", "options"):  # options: optional in older sets
+            values = record.get(field, [])
+            if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+                raise InputError(f"{path}:{lineno}: field '{field}' must be a list of strings")
         if qid in out:
             raise InputError(f"{path}:{lineno}: duplicate question id '{qid}'")
         out[qid] = record
@@ -93,6 +94,7 @@ def load_responses(
                 question=question["question"],
                 answer=question["answer"],
                 aliases=tuple(question.get("answer_aliases", [])),
+                options=tuple(question.get("options", [])),
                 responses=tuple(responses),
             )
         )
@@ -107,5 +109,14 @@ def single_response_items(items: list[MultiResponseItem]) -> list[JudgeItem]:
             raise InputError(
                 f"item '{item.id}' has {len(item.responses)} responses; use judge_any for several"
             )
-        out.append(JudgeItem(item.id, item.question, item.answer, item.aliases, item.responses[0]))
+        out.append(
+            JudgeItem(
+                id=item.id,
+                question=item.question,
+                answer=item.answer,
+                aliases=item.aliases,
+                options=item.options,
+                response=item.responses[0],
+            )
+        )
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -49,7 +50,6 @@ _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_
 _NUMBER_WORDS = frozenset(_UNITS) | frozenset(_TENS) | frozenset(_SCALES)
 
 _THOUSANDS_SEP = re.compile(r"(?<=\d),(?=\d{3}\b)")
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
 
 
 def strip_accents(text: str) -> str:
@@ -74,11 +74,21 @@ def _words_to_number(words: list[str]) -> int:
     return total + current
 
 
-def _merge_number_words(tokens: list[str]) -> list[str]:
-    out: list[str] = []
+@dataclass(frozen=True)
+class Token:
+    """A normalised word and the character span ``[start, end)`` of the original text it came
+    from (a merged number like ``twenty-one`` -> ``21`` spans all its words)."""
+
+    text: str
+    start: int
+    end: int
+
+
+def _merge_number_words(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
     i = 0
     while i < len(tokens):
-        if tokens[i] not in _NUMBER_WORDS:
+        if tokens[i].text not in _NUMBER_WORDS:
             out.append(tokens[i])
             i += 1
             continue
@@ -86,31 +96,70 @@ def _merge_number_words(tokens: list[str]) -> list[str]:
         j = i
         # "one hundred and five": an "and" between number words belongs to the number.
         while j < len(tokens) and (
-            tokens[j] in _NUMBER_WORDS
+            tokens[j].text in _NUMBER_WORDS
             or (
-                tokens[j] == "and"
+                tokens[j].text == "and"
                 and run
                 and j + 1 < len(tokens)
-                and tokens[j + 1] in _NUMBER_WORDS
+                and tokens[j + 1].text in _NUMBER_WORDS
             )
         ):
-            if tokens[j] != "and":
-                run.append(tokens[j])
+            if tokens[j].text != "and":
+                run.append(tokens[j].text)
             j += 1
-        out.append(str(_words_to_number(run)))
+        out.append(Token(str(_words_to_number(run)), tokens[i].start, tokens[j - 1].end))
         i = j
     return out
 
 
+def _normalise_chars(text: str) -> tuple[str, list[int]]:
+    """Accents stripped, case folded, ``n't`` -> `` not``, thousands separators removed; with,
+    for every output character, the index of the input character it came from."""
+    chars: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        # Per character, NFKD + casefold give the same string as on the whole text.
+        for out in strip_accents(char).casefold().replace("\u2019", "'"):
+            chars.append(out)
+            origin.append(index)
+    folded = "".join(chars)
+    pieces: list[str] = []
+    mapped: list[int] = []
+    i = 0
+    while i < len(folded):
+        if folded.startswith("n't", i):
+            pieces.append(" not")
+            mapped.extend([origin[i]] * 4)
+            i += 3
+            continue
+        if folded[i] == "," and _THOUSANDS_SEP.match(folded, i):
+            i += 1
+            continue
+        pieces.append(folded[i])
+        mapped.append(origin[i])
+        i += 1
+    return "".join(pieces), mapped
+
+
+_WORD = re.compile(r"[0-9a-z]+")
+
+
+def tokenize_spans(text: str, *, drop_articles: bool = True) -> list[Token]:
+    """Like :func:`tokenize`, keeping each token's span in ``text`` (for capitalisation and the
+    punctuation between words, which the judges' hedge and negation rules look at)."""
+    normalised, origin = _normalise_chars(text)
+    tokens = [
+        Token(m.group(0), origin[m.start()], origin[m.end() - 1] + 1)
+        for m in _WORD.finditer(normalised)
+    ]
+    if drop_articles:
+        tokens = [t for t in tokens if t.text not in ARTICLES]
+    return _merge_number_words(tokens)
+
+
 def tokenize(text: str, *, drop_articles: bool = True) -> list[str]:
     """Normalised word tokens of ``text`` (see module docstring for the exact steps)."""
-    text = strip_accents(text).casefold()
-    text = text.replace("\u2019", "'").replace("n't", " not")
-    text = _THOUSANDS_SEP.sub("", text)
-    tokens = _NON_ALNUM.sub(" ", text).split()
-    if drop_articles:
-        tokens = [t for t in tokens if t not in ARTICLES]
-    return _merge_number_words(tokens)
+    return [token.text for token in tokenize_spans(text, drop_articles=drop_articles)]
 
 
 def normalize(text: str) -> str:

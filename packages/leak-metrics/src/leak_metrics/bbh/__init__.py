@@ -12,12 +12,16 @@ torch/transformers (the ``local`` extra) are needed only by the fallback loop an
 :func:`load_model`.
 """
 
+from leak_metrics.bbh.checksums import BBH_COMMIT
 from leak_metrics.bbh.data import (
     BBH_TASKS,
+    MAX_DOWNLOAD_BYTES,
     REMOTE_BASE,
+    BBHDownloadError,
     BBHTask,
     default_cache_dir,
     default_data_dir,
+    fetch_verified,
     load_bbh_task,
     select_examples,
 )
@@ -41,11 +45,14 @@ from leak_metrics.bbh.scoring import extract_answer, is_correct, macro_average, 
 
 __all__ = [
     "ANSWER_CUE",
+    "BBH_COMMIT",
     "BBH_TASKS",
     "COT_CUE",
+    "MAX_DOWNLOAD_BYTES",
     "REMOTE_BASE",
     "STOP",
     "BBHConfig",
+    "BBHDownloadError",
     "BBHResult",
     "BBHTask",
     "GenerateFn",
@@ -56,6 +63,7 @@ __all__ = [
     "direct_prompt",
     "evaluate_bbh",
     "extract_answer",
+    "fetch_verified",
     "few_shot_prefix",
     "generate_batched",
     "is_correct",

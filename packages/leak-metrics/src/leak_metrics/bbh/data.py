@@ -7,21 +7,36 @@ description and three worked examples). Where they are read from:
 
 - ``data_dir`` when given, else ``$LEAKRES_DATA_DIR/bbh`` when that variable is set;
 - otherwise (or when a file is missing there and ``source="auto"``) the canonical files are
-  downloaded once from the repository's raw URLs into ``cache_dir`` (default
-  ``$XDG_CACHE_HOME/leak_metrics/bbh`` or ``~/.cache/leak_metrics/bbh``).
+  downloaded once from the repository's raw URLs at the pinned commit ``BBH_COMMIT`` (never a
+  moving branch) into ``cache_dir`` (default ``$XDG_CACHE_HOME/leak_metrics/bbh`` or
+  ``~/.cache/leak_metrics/bbh``).
+
+Download rules (:func:`fetch_verified`): at most ``MAX_DOWNLOAD_BYTES`` per file; the sha256 must
+equal the pinned one in :mod:`leak_metrics.bbh.checksums`, else :class:`BBHDownloadError` and
+nothing is cached; the cache file is written atomically (temp file in the same directory, then
+``os.replace``), so a crash or a truncated transfer never leaves a partial file; a cached file
+whose hash does not match is fetched again, never trusted. Files in ``data_dir`` are the user's
+own copy and are read as they are.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
+import logging
 import os
 import random
+import tempfile
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from leak_metrics.errors import InputError
+from leak_metrics.bbh.checksums import BBH_COMMIT, SHA256
+from leak_metrics.errors import InputError, LeakMetricsError
+
+logger = logging.getLogger(__name__)
 
 BBH_TASKS: tuple[str, ...] = (
     "boolean_expressions",
@@ -53,7 +68,77 @@ BBH_TASKS: tuple[str, ...] = (
     "word_sorting",
 )
 
-REMOTE_BASE = "https://raw.githubusercontent.com/suzgunmirac/BIG-Bench-Hard/main"
+REMOTE_BASE = f"https://raw.githubusercontent.com/suzgunmirac/BIG-Bench-Hard/{BBH_COMMIT}"
+# The largest upstream file is 286,443 bytes; 4 MiB leaves room and stops a runaway response.
+MAX_DOWNLOAD_BYTES = 4 * 1024 * 1024
+_CHUNK = 64 * 1024
+
+
+class BBHDownloadError(LeakMetricsError):
+    """A BBH file could not be downloaded intact (network, size cap, truncation, hash)."""
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def fetch_verified(
+    url: str,
+    dest: Path,
+    sha256: str,
+    *,
+    max_bytes: int = MAX_DOWNLOAD_BYTES,
+    timeout_s: float = 60.0,
+) -> Path:
+    """Download ``url`` to ``dest`` when its size is at most ``max_bytes`` and its sha256 is
+    ``sha256``; written atomically (temp file next to ``dest``, then ``os.replace``). Raises
+    :class:`BBHDownloadError` otherwise and leaves ``dest`` as it was."""
+    digest = hashlib.sha256()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
+    tmp = Path(tmp_name)
+    try:
+        size = 0
+        declared: str | None = None
+        with os.fdopen(fd, "wb") as out:
+            try:
+                with urllib.request.urlopen(url, timeout=timeout_s) as reply:
+                    declared = reply.headers.get("Content-Length")
+                    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+                        raise BBHDownloadError(
+                            f"{url}: {declared} bytes declared, over the {max_bytes}-byte cap"
+                        )
+                    while chunk := reply.read(_CHUNK):
+                        size += len(chunk)
+                        if size > max_bytes:
+                            raise BBHDownloadError(f"{url}: over the {max_bytes}-byte cap")
+                        digest.update(chunk)
+                        out.write(chunk)
+            except BBHDownloadError:
+                raise
+            except Exception as exc:  # URLError, HTTPError, IncompleteRead (truncated), timeout
+                raise BBHDownloadError(
+                    f"{url}: download failed ({type(exc).__name__}: {exc})"
+                ) from exc
+            out.flush()
+            os.fsync(out.fileno())
+        if declared is not None and declared.isdigit() and size != int(declared):
+            raise BBHDownloadError(
+                f"{url}: truncated download ({size} of {declared} bytes); not cached"
+            )
+        if digest.hexdigest() != sha256:
+            raise BBHDownloadError(
+                f"{url}: sha256 {digest.hexdigest()} of {size} bytes != pinned {sha256} "
+                "(truncated or changed upstream); not cached"
+            )
+        os.replace(tmp, dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return dest
 
 
 def default_data_dir() -> Path | None:
@@ -84,7 +169,15 @@ def _strip_canary(text: str) -> str:
     return text
 
 
-def _read_or_fetch(relative: str, data_dir: Path | None, source: str, cache_dir: Path) -> str:
+def _read_or_fetch(
+    relative: str,
+    data_dir: Path | None,
+    source: str,
+    cache_dir: Path,
+    *,
+    remote_base: str = REMOTE_BASE,
+    checksums: Mapping[str, str] = SHA256,
+) -> str:
     local = data_dir / relative if data_dir is not None else None
     if source in ("local", "auto") and local is not None and local.is_file():
         return local.read_text(encoding="utf-8")
@@ -93,15 +186,18 @@ def _read_or_fetch(relative: str, data_dir: Path | None, source: str, cache_dir:
         raise FileNotFoundError(
             f"BBH file {where} not found; set LEAKRES_DATA_DIR, pass data_dir, or use source='remote'"
         )
+    expected = checksums.get(relative)
+    if expected is None:
+        raise BBHDownloadError(f"no pinned sha256 for BBH file {relative}; refusing to download")
     cached = cache_dir / relative
-    if not cached.is_file():
-        url = f"{REMOTE_BASE}/{relative}"
-        with urllib.request.urlopen(url, timeout=60) as reply:
-            payload = reply.read().decode("utf-8")
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(cached.suffix + ".part")
-        tmp.write_text(payload, encoding="utf-8")
-        tmp.replace(cached)  # a crash mid-download never leaves a truncated file in the cache
+    if cached.is_file():
+        actual = sha256_file(cached)
+        if actual == expected:
+            return cached.read_text(encoding="utf-8")
+        logger.warning(
+            "cached BBH file %s has sha256 %s, not the pinned one; fetching again", cached, actual
+        )
+    fetch_verified(f"{remote_base}/{relative}", cached, expected)
     return cached.read_text(encoding="utf-8")
 
 

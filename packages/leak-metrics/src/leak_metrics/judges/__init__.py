@@ -15,6 +15,7 @@ from leak_metrics.errors import UnknownNameError
 from leak_metrics.judges.alias import AliasJudge, AliasJudgeConfig
 from leak_metrics.judges.base import Judge, agreement, judge_any
 from leak_metrics.judges.llm import (
+    HEDGE_RULE,
     PROMPT_VERSION,
     LLMJudge,
     LLMJudgeConfig,
@@ -71,6 +72,7 @@ def get_judge(name: str, **kwargs: Any) -> Judge:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "HEDGE_RULE",
     "PROMPT_VERSION",
     "AliasJudge",
     "AliasJudgeConfig",

@@ -1,20 +1,28 @@
 """LLM judge: asks a chat model for a JSON verdict, through an OpenAI-compatible endpoint or a
 local transformers model.
 
-Prompt (version ``PROMPT_VERSION``): a fixed system message and a user message holding the
-question, the gold answer with its accepted aliases, and the response; the model must answer with
-``{"verdict": "correct"|"incorrect", "reason": "..."}``. Decoding is greedy (temperature 0).
+Prompt (version ``PROMPT_VERSION``): a fixed system message stating the grading rule - a hedge
+between candidates (naming two or more of the candidate options, or a wrong one next to the gold),
+a negation of the gold, or a refusal is incorrect - and a user message holding the question, the
+gold answer with its accepted aliases, the candidate options the question shows, and the response;
+the model must answer with ``{"verdict": "correct"|"incorrect", "reason": "..."}``. Decoding is
+greedy (temperature 0).
 
 Reliability rules: requests run in a thread pool of ``max_concurrency`` workers; a failed request
 (timeout, connection or HTTP error, reply that is not the JSON above) is retried ``max_retries``
 times with exponential backoff; after that the verdict is ``None`` (unjudged) with the last error as
 reason, never "incorrect". Decided verdicts are cached on disk keyed by sha256 of (judge model,
-prompt version, question, gold, aliases, response). The API key is held only by the client object:
-it is never part of ``repr``, ``describe()``, cache files, verdict reasons or log lines.
+prompt version, question, gold, aliases, options, response). The API key is held only by the client
+object, and every verdict reason, log line, exception message and cache entry is passed through
+:func:`leak_metrics.redact.redact` (the key in use, bearer tokens, key fields, URL credentials), so
+an error body that echoes the Authorization header cannot leak it. :meth:`LLMJudge.check_endpoint`
+sends one small request and raises :class:`~leak_metrics.errors.JudgeEndpointError` saying whether
+the endpoint is unreachable, refuses the key (401/403) or does not know the model (404).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import os
@@ -25,23 +33,34 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
+from urllib.parse import unquote, urlsplit
 
 from leak_metrics._optional import require
 from leak_metrics.datatypes import JudgeItem, Verdict
+from leak_metrics.errors import JudgeEndpointError
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
+from leak_metrics.redact import redact, strip_url_credentials, url_secrets
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "leakres-judge-v1"
+PROMPT_VERSION = "leakres-judge-v2"
+
+# The rule, stated to the judge model word for word (tests check the prompt carries it).
+HEDGE_RULE = (
+    "A response is INCORRECT if it hedges between candidates (names two or more of the CANDIDATE "
+    "OPTIONS, names a wrong candidate next to the gold answer, or lists the gold answer among "
+    "alternatives joined by or/either/maybe/one of), negates the gold answer (e.g. 'it is not "
+    "X'), or refuses or does not answer (e.g. 'I don't know')."
+)
 
 SYSTEM_PROMPT = (
     "You are a strict grader of short factual answers. Decide whether the RESPONSE states the "
     "GOLD ANSWER to the QUESTION. Accept any surface form that refers to the same entity or value "
     "as the gold answer or one of the accepted aliases (synonyms, abbreviations, translations, "
     "more specific descriptions that clearly identify it). Reject responses that give a different "
-    "answer, hedge between several candidates, refuse, or do not answer. For yes/no questions the "
-    "response must commit to the gold polarity. Reply with JSON only, exactly: "
+    f"answer. {HEDGE_RULE} For yes/no questions the response must commit to the gold polarity. "
+    "Reply with JSON only, exactly: "
     '{"verdict": "correct" or "incorrect", "reason": "<one short sentence>"}'
 )
 
@@ -49,6 +68,7 @@ USER_TEMPLATE = (
     "QUESTION: {question}\n"
     "GOLD ANSWER: {answer}\n"
     "ACCEPTED ALIASES: {aliases}\n"
+    "CANDIDATE OPTIONS: {options}\n"
     "RESPONSE: {response}\n"
     "Is the RESPONSE correct? Reply with the JSON object only."
 )
@@ -57,8 +77,13 @@ USER_TEMPLATE = (
 def build_messages(item: JudgeItem) -> list[dict[str, str]]:
     """The exact chat messages sent to the judge model for ``item``."""
     aliases = "; ".join(item.aliases) if item.aliases else "(none)"
+    options = "; ".join(item.options) if item.options else "(none shown)"
     user = USER_TEMPLATE.format(
-        question=item.question, answer=item.answer, aliases=aliases, response=item.response
+        question=item.question,
+        answer=item.answer,
+        aliases=aliases,
+        options=options,
+        response=item.response,
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
@@ -109,6 +134,10 @@ class ChatBackend(Protocol):
     def describe(self) -> dict[str, Any]: ...
 
 
+# Optional backend methods, used when present: ``redact(text) -> str`` (remove the backend's
+# secrets) and ``check() -> None`` (raise JudgeEndpointError when the backend cannot be used).
+
+
 @dataclass(frozen=True)
 class OpenAIBackendConfig:
     """Settings of an OpenAI-compatible endpoint (the API key is passed separately, never here).
@@ -134,16 +163,69 @@ class OpenAIChatBackend:
             key = "not-needed"
         self.config = config
         self.model_name = config.model
+        self._openai = openai
+        self._url_secrets = url_secrets(config.base_url)
+        base_url, headers = config.base_url, None
+        if base_url is not None and self._url_secrets:
+            # user:password@ in the base URL: sent as HTTP Basic auth (what httpx would do with
+            # it), but kept out of the URL the client holds, so its request logs never show it.
+            parts = urlsplit(base_url)
+            pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+            headers = {"Authorization": "Basic " + base64.b64encode(pair.encode()).decode()}
+            base_url = strip_url_credentials(base_url)
+            self._url_secrets.append(headers["Authorization"].split(" ", 1)[1])
         # Retries are ours (with backoff and an unjudged fallback), so the client's are off.
         self._client = openai.OpenAI(
-            api_key=key, base_url=config.base_url, timeout=config.timeout_s, max_retries=0
+            api_key=key,
+            base_url=base_url,
+            timeout=config.timeout_s,
+            max_retries=0,
+            default_headers=headers,
         )
+        self.base_url = strip_url_credentials(str(self._client.base_url))
 
     def __repr__(self) -> str:
-        return f"OpenAIChatBackend(model={self.config.model!r}, base_url={self.config.base_url!r})"
+        return f"OpenAIChatBackend(model={self.config.model!r}, base_url={self.base_url!r})"
 
     def describe(self) -> dict[str, Any]:
-        return {"backend": "openai", **asdict(self.config)}
+        return {"backend": "openai", **asdict(self.config), "base_url": self.base_url}
+
+    def redact(self, text: str) -> str:
+        """``text`` without the key in use, URL credentials or anything shaped like a key."""
+        secrets = [self._client.api_key, *self._url_secrets]
+        return redact(text, secrets)
+
+    def check(self) -> None:
+        """One 1-token request; :class:`JudgeEndpointError` says what is wrong, in one line."""
+        openai = self._openai
+        where = f"judge endpoint {self.base_url}"
+        try:
+            self._client.chat.completions.create(
+                model=self.config.model,
+                messages=[{"role": "user", "content": "Reply with OK."}],
+                temperature=0,
+                max_tokens=1,
+            )
+        except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+            # "from None": the chained exception's text may hold the server's echo of the key.
+            raise JudgeEndpointError(
+                f"{where} is unauthorised (HTTP {exc.status_code}): the API key was refused; "
+                "pass api_key= or set LEAK_METRICS_API_KEY / OPENAI_API_KEY"
+            ) from None
+        except openai.NotFoundError:
+            raise JudgeEndpointError(
+                f"{where} answered HTTP 404: model '{self.config.model}' is unknown there "
+                "(or the base URL lacks its path, e.g. /v1)"
+            ) from None
+        except openai.APIConnectionError as exc:  # includes timeouts
+            # The transport error underneath ("Connection refused") says more than openai's.
+            detail = f"{exc}: {exc.__cause__}" if exc.__cause__ is not None else str(exc)
+            cause = self.redact(f"{type(exc).__name__}: {detail}").replace("\n", " ")[:160]
+            raise JudgeEndpointError(f"{where} is unreachable ({cause})") from None
+        except openai.APIStatusError as exc:
+            raise JudgeEndpointError(
+                f"{where} answered HTTP {exc.status_code} to a 1-token test request"
+            ) from None
 
     def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
         reply = self._client.chat.completions.create(
@@ -183,6 +265,12 @@ class TransformersChatBackend:
             "model": self.model_name,
             "max_new_tokens": self.max_new_tokens,
         }
+
+    def redact(self, text: str) -> str:
+        return redact(text)
+
+    def check(self) -> None:
+        """A model in memory is always reachable."""
 
     def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
         import torch
@@ -275,6 +363,18 @@ class LLMJudge(Judge):
             for key, delta in deltas.items():
                 setattr(self.usage, key, getattr(self.usage, key) + delta)
 
+    def check_endpoint(self) -> None:
+        """Send one small request; raise :class:`JudgeEndpointError` with a one-line message
+        saying whether the endpoint is unreachable, unauthorised (401/403) or does not know the
+        model (404). The message names the base URL without credentials and never the key."""
+        check = getattr(self.backend, "check", None)
+        if check is not None:
+            check()
+
+    def _redact(self, text: str) -> str:
+        redact_fn = getattr(self.backend, "redact", None)
+        return redact_fn(text) if redact_fn is not None else redact(text)
+
     def _key(self, item: JudgeItem) -> str:
         return cache_key(
             self.backend.model_name,
@@ -283,16 +383,17 @@ class LLMJudge(Judge):
             item.answer,
             item.aliases,
             item.response,
+            item.options,
         )
 
     def _judge_one(self, item: JudgeItem) -> Verdict:
         key = self._key(item)
         if self.cache is not None:
-            cached = self.cache.get(key)
+            cached = self.cache.get(key)  # None also for a malformed file: judged again
             if cached is not None:
                 self._count(cache_hits=1)
                 correct = cached["verdict"] == "correct"
-                return Verdict(correct, cached["reason"], self.name, item.id)
+                return Verdict(correct, self._redact(cached["reason"]), self.name, item.id)
 
         messages = build_messages(item)
         last_error = "no attempt made"
@@ -304,10 +405,12 @@ class LLMJudge(Judge):
                 text, usage = self.backend.complete(messages)
                 self._count(**usage)
                 correct, reason = parse_reply(text)
+                reason = self._redact(reason)
             except Exception as exc:  # any transport or parse failure is retried, then unjudged
                 self._count(failed_requests=1)
-                # Only the exception type and message: never request headers (API key).
-                last_error = f"{type(exc).__name__}: {exc}"[:200]
+                # Only the exception type and message, redacted (an error body may echo the
+                # Authorization header), then cut; redacting first so a cut never splits a key.
+                last_error = self._redact(f"{type(exc).__name__}: {exc}")[:200]
                 logger.warning(
                     "judge request for item %s failed (attempt %d/%d): %s",
                     item.id,
