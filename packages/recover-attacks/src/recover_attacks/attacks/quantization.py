@@ -1,7 +1,9 @@
 """Quantization (Zhang et al., ICLR 2025): reload the unlearned model quantized, decode greedily.
 
-``nf4`` / ``fp4`` / ``int8`` use bitsandbytes through ``BitsAndBytesConfig``: the in-memory
-model is saved once to a temporary directory as safetensors and reloaded quantized.
+``nf4`` / ``fp4`` / ``int8`` use bitsandbytes: the in-memory model's Linear layers are swapped for
+bitsandbytes' quantized layers on a deep copy (the settings ``BitsAndBytesConfig`` loading uses),
+so every change the unlearner made, hooks and out-of-tree adapters included, is what gets
+quantized; a model path loads quantized through ``BitsAndBytesConfig``.
 ``rtn4`` is plain round-to-nearest group-wise 4-bit: every ``nn.Linear`` weight of a deep copy
 is quantized and dequantized in place (no extra dependency). The copy is freed afterwards.
 """
@@ -11,7 +13,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import gc
-import tempfile
 import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -143,17 +144,76 @@ def count_bnb_modules(model: nn.Module) -> int:
 
 
 def bnb_quantize_model(model: Any, config: QuantizationConfig) -> tuple[Any, int]:
-    """Save ``model`` (or use its path) and reload it quantized by bitsandbytes."""
-    qconfig = bnb_config(config)
+    """The model quantized by bitsandbytes and the number of quantized Linear modules.
+
+    An in-memory model is quantized in memory: a deep copy whose ``nn.Linear`` layers (all but
+    ``skip_modules``) are swapped for bitsandbytes' ``Linear4bit`` / ``Linear8bitLt`` built from
+    the same weights, with the settings ``BitsAndBytesConfig`` loading uses (block size 64, the
+    configured quant type and double quantization, int8 outlier threshold 6.0). Everything else
+    the unlearner changed survives: forward hooks, modules kept outside the module tree (the
+    Attention-Shift adapters), unmerged wrappers. A save/reload round trip would drop those and
+    attack the original model. Peak memory is about twice the model while the copy is made.
+    A path is loaded quantized with ``from_pretrained(quantization_config=...)``.
+    """
     if isinstance(model, (str, Path)):
-        return _load_bnb(model, qconfig, config, "cpu")
-    if getattr(model, "hf_quantizer", None) is not None:
-        # GGUF-loaded models are already dequantized; the stale config blocks saving.
-        model.hf_quantizer.remove_quantization_config(model)
-    with tempfile.TemporaryDirectory(prefix="recover-attacks-quant-") as tmp:
-        model.save_pretrained(tmp)
-        qmodel, count = _load_bnb(tmp, qconfig, config, str(model_device(model)))
-    _check_nothing_dropped(model, qmodel)
+        return _load_bnb(model, bnb_config(config), config, "cpu")
+    bnb = import_bitsandbytes()
+    qmodel = copy.deepcopy(model)
+    device = model_device(model)
+    targets = [
+        (name, module)
+        for name, module in qmodel.named_modules()
+        if isinstance(module, nn.Linear) and not _skipped(name, config.skip_modules)
+    ]
+    for name, linear in targets:
+        parent_name, _, child = name.rpartition(".")
+        parent = qmodel.get_submodule(parent_name) if parent_name else qmodel
+        setattr(parent, child, _bnb_linear(bnb, linear, config, device))
+    del targets
+    gc.collect()
+    return _validated(qmodel, config)
+
+
+def _bnb_linear(
+    bnb: Any, linear: nn.Linear, config: QuantizationConfig, device: torch.device
+) -> Any:
+    """bitsandbytes' quantized twin of ``linear`` (the weights quantize on ``.to(device)``)."""
+    has_bias = linear.bias is not None
+    weight = linear.weight.detach().to(torch.float32).cpu()
+    if config.method == "int8":
+        qlinear = bnb.nn.Linear8bitLt(
+            linear.in_features, linear.out_features, bias=has_bias, has_fp16_weights=False,
+            threshold=6.0, device="meta",
+        )  # fmt: skip
+        qlinear.weight = bnb.nn.Int8Params(weight, requires_grad=False, has_fp16_weights=False)
+    else:
+        qlinear = bnb.nn.Linear4bit(
+            linear.in_features, linear.out_features, bias=has_bias,
+            compute_dtype=torch.float32, compress_statistics=config.bnb_double_quant,
+            quant_type=config.method, device="meta",
+        )  # fmt: skip
+        qlinear.weight = bnb.nn.Params4bit(
+            weight, requires_grad=False, compress_statistics=config.bnb_double_quant,
+            quant_type=config.method, blocksize=BNB_4BIT_BLOCKSIZE,
+        )  # fmt: skip
+    if has_bias:
+        qlinear.bias = nn.Parameter(
+            linear.bias.detach().to(torch.float32).cpu(), requires_grad=False
+        )
+    # A new module starts in training mode; bitsandbytes picks its CPU kernel by mode.
+    return qlinear.to(device).train(linear.training)
+
+
+def _validated(qmodel: Any, config: QuantizationConfig) -> tuple[Any, int]:
+    """Count the quantized modules and check the backend computes with them on this machine."""
+    if config.method in ("nf4", "fp4") and model_device(qmodel).type == "cpu":
+        _check_cpu_4bit_shapes(qmodel, config)
+    count = count_bnb_modules(qmodel)
+    if count == 0:
+        raise RecoverAttacksError(
+            f"bitsandbytes quantized no module of the model for method {config.method!r}"
+        )
+    _check_backend_forward(qmodel, config)
     return qmodel, count
 
 
@@ -190,25 +250,6 @@ def _check_cpu_4bit_shapes(qmodel: nn.Module, config: QuantizationConfig) -> Non
         )
 
 
-def _check_nothing_dropped(model: Any, qmodel: Any) -> None:
-    """Refuse to attack a different model than the one given.
-
-    The save/reload round trip keeps only what the architecture's config describes: modules added
-    around it (e.g. attention adapters of an unlearning method) would silently vanish, and the
-    "recovered" answers would be those of the original model.
-    """
-    reloaded = {name for name, _ in qmodel.named_parameters()}
-    # bitsandbytes keeps parameter names (weights become Params4bit/Int8Params under the same name).
-    extra = [name for name, _ in model.named_parameters() if name not in reloaded]
-    if extra:
-        shown = ", ".join(extra[:3]) + (" ..." if len(extra) > 3 else "")
-        raise RecoverAttacksError(
-            f"the model has {len(extra)} parameter(s) a plain from_pretrained reload drops ({shown}); "
-            "a bitsandbytes-quantized copy would not be this model. Use method='rtn4', which "
-            "quantizes the in-memory model's Linear layers, or merge the extra modules first"
-        )
-
-
 def _load_bnb(
     path: str | Path, qconfig: Any, config: QuantizationConfig, device: str
 ) -> tuple[Any, int]:
@@ -220,15 +261,7 @@ def _load_bnb(
             f"machine ({exc}). On CPU bitsandbytes >= 0.45 supports nf4/fp4/int8; otherwise "
             "use method='rtn4'"
         ) from exc
-    if config.method in ("nf4", "fp4") and model_device(qmodel).type == "cpu":
-        _check_cpu_4bit_shapes(qmodel, config)
-    count = count_bnb_modules(qmodel)
-    if count == 0:
-        raise RecoverAttacksError(
-            f"bitsandbytes loaded the model but quantized no module for method {config.method!r}"
-        )
-    _check_backend_forward(qmodel, config)
-    return qmodel, count
+    return _validated(qmodel, config)
 
 
 def _dequantized_weight(module: nn.Module) -> torch.Tensor:
