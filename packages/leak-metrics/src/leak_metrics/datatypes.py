@@ -65,6 +65,7 @@ class JudgeItem:
     question: str
     answer: str
     aliases: Sequence[str] = field(default_factory=tuple)
+    options: Sequence[str] = field(default_factory=tuple)
     response: str = ""
 
 
@@ -76,6 +77,7 @@ class MultiResponseItem:
     question: str
     answer: str
     aliases: Sequence[str] = field(default_factory=tuple)
+    options: Sequence[str] = field(default_factory=tuple)
     responses: Sequence[str] = field(default_factory=tuple)
 
 

@@ -46,7 +46,17 @@ def judge_any(
     owners: list[int] = []
     for index, item in enumerate(items):
         for response in item.responses:
-            flat.append(JudgeItem(item.id, item.question, item.answer, item.aliases, response))
+            # Keywords, not positions: the field after ``aliases`` is ``options``, not ``response``.
+            flat.append(
+                JudgeItem(
+                    id=item.id,
+                    question=item.question,
+                    answer=item.answer,
+                    aliases=item.aliases,
+                    options=item.options,
+                    response=response,
+                )
+            )
             owners.append(index)
     verdicts = judge.judge(flat) if flat else []
     grouped: list[list[Verdict]] = [[] for _ in items]
