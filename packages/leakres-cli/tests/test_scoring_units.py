@@ -32,7 +32,10 @@ def sh(qid: str, subject: str, relation: str, obj: str, **extra) -> dict:
 
 
 def test_retain_facts_come_first_from_the_forget_relations_with_other_subjects() -> None:
-    forget_facts = [sh("f1", "Alice", "citizenship", "France"), sh("f2", "Bob", "citizenship", "Peru")]
+    forget_facts = [
+        sh("f1", "Alice", "citizenship", "France"),
+        sh("f2", "Bob", "citizenship", "Peru"),
+    ]
     same_relation = [sh(f"r{i}", f"Person{i}", "citizenship", f"Country{i}") for i in range(3)]
     other_relation = [sh(f"o{i}", f"Town{i}", "continent", "Europe") for i in range(3)]
     same_subject = [sh("s1", "Alice", "occupation", "chemist")]
@@ -103,7 +106,11 @@ def test_training_summary_takes_the_record_and_says_what_it_computed() -> None:
     assert out["computed_by_cli"] == [] and out["every_forget_example_seen"] is True
     assert (out["epochs"], out["steps"], out["cap_hit"]) == (5.0, 5, False)
 
-    older = {"config": {"epochs": 5.0, "max_steps": 2, "batch_size": 4}, "steps": 2, "planned_steps": 10}
+    older = {
+        "config": {"epochs": 5.0, "max_steps": 2, "batch_size": 4},
+        "steps": 2,
+        "planned_steps": 10,
+    }
     out = training_summary(older, 12)
     assert out["cap_hit"] is True and out["epochs_completed"] == pytest.approx(1.0)
     assert out["forget_examples_seen"] == 8 and out["every_forget_example_seen"] is False
