@@ -162,3 +162,18 @@ def test_judge_passes_options_and_keeps_unjudged_apart_from_wrong(tmp_path) -> N
     assert [tuple(i.options) for i in judge.items[:1]] == [("France", "Peru")]
     assert all(tuple(i.options) == () for i in judge.items[1:])
     assert [i.response for i in judge.items] == [r for resp in responses for r in resp]
+
+
+def test_missing_bbh_file_stops_before_any_model_is_loaded(tmp_path) -> None:
+    (tmp_path / "bbh" / "bbh").mkdir(parents=True)
+    cfg = RunConfig(bbh_tasks=("navigate",), data_dir=str(tmp_path))
+    with pytest.raises(LeakresError, match=r"BBH file .*bbh/bbh/navigate.json not found"):
+        Benchmark(cfg, tmp_path / "out", progress=False).bbh_data()
+    with pytest.raises(LeakresError, match="unknown BBH task"):
+        Benchmark(RunConfig(bbh_tasks=("navigat",)), tmp_path / "out", progress=False).bbh_data()
+
+
+def test_an_attack_budget_other_than_the_evaluation_budget_is_refused(tmp_path) -> None:
+    cfg = RunConfig(attack_overrides={"probab": {"max_new_tokens": 32}})
+    with pytest.raises(LeakresError, match=r"--set probab.max_new_tokens=32 differs"):
+        Benchmark(cfg, tmp_path, progress=False).run()
