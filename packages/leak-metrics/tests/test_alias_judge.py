@@ -10,7 +10,7 @@ from leak_metrics.normalize import tokenize
 
 def verdict(answer: str, response: str, aliases: tuple[str, ...] = ()) -> bool | None:
     judge = get_judge("alias")
-    return judge.judge([JudgeItem("q1", "question?", answer, aliases, response)])[0].correct
+    return judge.judge([JudgeItem("q1", "question?", answer, aliases, (), response)])[0].correct
 
 
 def test_tokenize_normalises_case_accents_articles_numbers_and_punctuation() -> None:
@@ -77,7 +77,7 @@ def test_yes_no_gold_uses_decision() -> None:
 
 
 def test_verdict_carries_id_and_judge_name() -> None:
-    [v] = get_judge("alias").judge([JudgeItem("HS-000042", "q", "Paris", (), "Paris.")])
+    [v] = get_judge("alias").judge([JudgeItem("HS-000042", "q", "Paris", (), (), "Paris.")])
     assert (v.id, v.judge, v.correct) == ("HS-000042", "alias", True)
     assert "Paris" in v.reason
 

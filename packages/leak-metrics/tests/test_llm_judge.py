@@ -127,9 +127,9 @@ def make_judge(server: ScriptedServer, cache_dir: Path | None = None, **kwargs: 
 
 def items() -> list[JudgeItem]:
     return [
-        JudgeItem("q1", "Capital of France?", "Paris", ("City of Light",), "It is Paris."),
-        JudgeItem("q2", "Capital of France?", "Paris", (), "It is Lyon."),
-        JudgeItem("q3", "Which sport?", "soccer", ("association football",), "soccer, surely"),
+        JudgeItem("q1", "Capital of France?", "Paris", ("City of Light",), (), "It is Paris."),
+        JudgeItem("q2", "Capital of France?", "Paris", (), (), "It is Lyon."),
+        JudgeItem("q3", "Which sport?", "soccer", ("association football",), (), "soccer, surely"),
     ]
 
 
@@ -148,7 +148,7 @@ def test_json_verdicts_parsed_and_usage_counted(server: ScriptedServer) -> None:
 
 def test_non_json_reply_is_retried_then_unjudged(server: ScriptedServer) -> None:
     judge = make_judge(server, max_retries=2)
-    bad = JudgeItem("q9", "Capital?", "Paris", (), "GARBAGE Paris")
+    bad = JudgeItem("q9", "Capital?", "Paris", (), (), "GARBAGE Paris")
     [verdict] = judge.judge([bad])
     assert verdict.correct is None
     assert "unjudged after 3 attempts" in verdict.reason
@@ -159,7 +159,7 @@ def test_non_json_reply_is_retried_then_unjudged(server: ScriptedServer) -> None
 
 def test_timeout_is_unjudged_not_wrong(server: ScriptedServer) -> None:
     judge = make_judge(server, max_retries=1, timeout_s=0.3)
-    verdicts = judge.judge([JudgeItem("slow", "Q?", "Paris", (), "SLOW Paris"), items()[0]])
+    verdicts = judge.judge([JudgeItem("slow", "Q?", "Paris", (), (), "SLOW Paris"), items()[0]])
     assert verdicts[0].correct is None
     assert "Timeout" in verdicts[0].reason
     assert verdicts[1].correct is True
@@ -175,14 +175,14 @@ def test_cache_second_call_makes_zero_requests(server: ScriptedServer, tmp_path:
     assert [v.correct for v in again] == expected
     assert second.usage.cache_hits == 3 and second.usage.requests == 0
     # A different response text is a different key.
-    second.judge([JudgeItem("q1", "Capital of France?", "Paris", (), "Paris!")])
+    second.judge([JudgeItem("q1", "Capital of France?", "Paris", (), (), "Paris!")])
     assert len(server.requests) == 4
 
 
 def test_unjudged_items_are_not_cached(server: ScriptedServer, tmp_path: Path) -> None:
     judge = make_judge(server, cache_dir=tmp_path / "cache", max_retries=0)
-    judge.judge([JudgeItem("q9", "Capital?", "Paris", (), "GARBAGE")])
-    judge.judge([JudgeItem("q9", "Capital?", "Paris", (), "GARBAGE")])
+    judge.judge([JudgeItem("q9", "Capital?", "Paris", (), (), "GARBAGE")])
+    judge.judge([JudgeItem("q9", "Capital?", "Paris", (), (), "GARBAGE")])
     assert len(server.requests) == 2
 
 
@@ -191,7 +191,7 @@ def test_concurrency_limit_is_respected() -> None:
     srv.thread.start()
     try:
         judge = make_judge(srv, max_concurrency=2)
-        many = [JudgeItem(f"q{i}", "Q?", "Paris", (), f"Paris {i}") for i in range(6)]
+        many = [JudgeItem(f"q{i}", "Q?", "Paris", (), (), f"Paris {i}") for i in range(6)]
         verdicts = judge.judge(many)
     finally:
         srv.httpd.shutdown()
@@ -206,7 +206,7 @@ def test_api_key_never_leaks(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     judge = make_judge(server, cache_dir=tmp_path / "cache", max_retries=1)
-    verdicts = judge.judge([*items(), JudgeItem("bad", "Q?", "Paris", (), "GARBAGE")])
+    verdicts = judge.judge([*items(), JudgeItem("bad", "Q?", "Paris", (), (), "GARBAGE")])
     assert server.auth_headers[0] == f"Bearer {API_KEY}"  # the key is used ...
     exposed = [
         repr(judge),

@@ -174,8 +174,8 @@ def test_cohen_kappa_on_known_table() -> None:
 def test_judge_any_probab_rule() -> None:
     judge = get_judge("alias")
     items = [
-        MultiResponseItem("a", "q", "Paris", (), ("Lyon.", "It is Paris.", "Nice.")),
-        MultiResponseItem("b", "q", "Paris", (), ("Lyon.", "Nice.")),
+        MultiResponseItem("a", "q", "Paris", (), (), ("Lyon.", "It is Paris.", "Nice.")),
+        MultiResponseItem("b", "q", "Paris", (), (), ("Lyon.", "Nice.")),
     ]
     verdicts = judge_any(judge, items)
     assert [v.correct for v in verdicts] == [True, False]
@@ -199,14 +199,14 @@ class _ScriptedJudge:
 
 def test_judge_any_unjudged_handling() -> None:
     all_none = judge_any(
-        _ScriptedJudge([None, None]), [MultiResponseItem("a", "q", "x", (), ("1", "2"))]
+        _ScriptedJudge([None, None]), [MultiResponseItem("a", "q", "x", (), (), ("1", "2"))]
     )  # type: ignore[arg-type]
     assert all_none[0].correct is None
     one_true = judge_any(
-        _ScriptedJudge([None, True]), [MultiResponseItem("a", "q", "x", (), ("1", "2"))]
+        _ScriptedJudge([None, True]), [MultiResponseItem("a", "q", "x", (), (), ("1", "2"))]
     )  # type: ignore[arg-type]
     assert one_true[0].correct is True
-    mixed = [MultiResponseItem("a", "q", "x", (), ("1", "2"))]
+    mixed = [MultiResponseItem("a", "q", "x", (), (), ("1", "2"))]
     assert judge_any(_ScriptedJudge([None, False]), mixed)[0].correct is False  # type: ignore[arg-type]
     strict = judge_any(_ScriptedJudge([None, False]), mixed, mixed_unjudged_as_none=True)  # type: ignore[arg-type]
     assert strict[0].correct is None

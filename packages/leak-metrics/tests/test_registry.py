@@ -25,7 +25,7 @@ def test_builtins_listed_and_registration_works() -> None:
     register_judge("always", AlwaysCorrect)
     assert "always" in available_judges()
     judge = get_judge("always", label="plugin")
-    [verdict] = judge.judge([JudgeItem("1", "q", "a", (), "r")])
+    [verdict] = judge.judge([JudgeItem("1", "q", "a", (), (), "r")])
     assert (verdict.correct, verdict.reason) == (True, "plugin")
     assert ENTRY_POINT_GROUP == "leakres.judges"
 
