@@ -177,3 +177,24 @@ def test_an_attack_budget_other_than_the_evaluation_budget_is_refused(tmp_path) 
     cfg = RunConfig(attack_overrides={"probab": {"max_new_tokens": 32}})
     with pytest.raises(LeakresError, match=r"--set probab.max_new_tokens=32 differs"):
         Benchmark(cfg, tmp_path, progress=False).run()
+
+
+def test_new_run_options_are_also_environment_variables(tmp_path, monkeypatch) -> None:
+    from click.testing import CliRunner
+    from leakres_cli import models
+    from leakres_cli.main import cli
+
+    seen: dict = {}
+
+    def capture(self) -> dict:
+        seen["cfg"] = self.cfg
+        raise LeakresError("stopped by the test")
+
+    monkeypatch.setattr(models, "resolve_model", lambda name: name)
+    monkeypatch.setattr(Benchmark, "run", capture)
+    env = {"LEAKRES_RUN_ALLOW_FEWER": "1", "LEAKRES_RUN_MAX_NEW_TOKENS": "20",
+           "LEAKRES_RUN_DATA_DIR": str(tmp_path)}  # fmt: skip
+    result = CliRunner().invoke(cli, ["run", "--quiet", "--out", str(tmp_path / "o")], env=env)
+    assert result.exit_code == 2 and "stopped by the test" in result.output
+    cfg = seen["cfg"]
+    assert (cfg.allow_fewer, cfg.max_new_tokens, cfg.data_dir) == (True, 20, str(tmp_path))
