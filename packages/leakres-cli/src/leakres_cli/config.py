@@ -43,6 +43,12 @@ class RunConfig:
             BBH, utility is the retain-accuracy ratio (stated as such in results.json).
         bbh_limit: examples per BBH task (seeded sample; 0 = all).
         bbh_cot: chain-of-thought BBH prompts (paper setting; slow on CPU) instead of direct answers.
+        data_dir: the data root (as ``$LEAKRES_DATA_DIR``); BBH is read from ``<data_dir>/bbh`` the way
+            leak-metrics documents it (``bbh/<task>.json``, ``cot-prompts/<task>.txt``). None: the
+            variable, else leak-metrics' own fallback (download into its cache).
+        allow_fewer: when the base model knows fewer facts than ``n_forget + n_retain`` (after asking
+            every single-hop fact of the knowledge base), run on what it knows instead of stopping.
+            Not part of the cell fingerprint: it decides only whether a short run may go on.
     """
 
     model: str = "smollm2-135m-instruct"
@@ -67,9 +73,27 @@ class RunConfig:
     bbh_tasks: tuple[str, ...] = ()
     bbh_limit: int = 5
     bbh_cot: bool = False
+    data_dir: str | None = None
+    allow_fewer: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def fingerprint_dict(self) -> dict[str, Any]:
+        """The fields that determine the numbers: cells are keyed on these (results.json's ``config``).
+
+        ``allow_fewer`` is left out so that a run stopped for too few known facts can be rerun with
+        ``--allow-fewer`` and reuse the base model's answers instead of recomputing them.
+        """
+        return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
+
+
+RUN_CONTROL_FIELDS = ("allow_fewer",)
+
+# The full preset's utility subset: a few BBH tasks, a few seeded items each, answer-only prompts
+# (chain-of-thought generations of a 135M model mostly hit the token cap; leak-metrics README).
+FULL_BBH_TASKS = ("boolean_expressions", "sports_understanding", "navigate")
+FULL_BBH_LIMIT = 5
 
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -82,11 +106,15 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         {"types": ALL_TYPES},
     ),
     "full": (
-        "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization; needs a GPU for real models",
+        "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization, BBH utility on a small "
+        "seeded subset; needs a GPU for real models",
         {
             "types": ALL_TYPES,
             "methods": ("ga", "npo", "rmu", "tv", "palu", "as"),
             "attacks": ("probab", "focus_on_key", "quantization"),
+            "bbh_tasks": FULL_BBH_TASKS,
+            "bbh_limit": FULL_BBH_LIMIT,
+            "bbh_cot": False,
         },
     ),
 }
@@ -107,4 +135,8 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
         cfg.types = ("SH", *cfg.types)
     if cfg.n_forget < 1:
         raise LeakresError("--n-forget must be at least 1")
+    if cfg.n_retain < 0:
+        raise LeakresError("--n-retain must be at least 0")
+    if cfg.max_new_tokens < 1:
+        raise LeakresError("--max-new-tokens must be at least 1")
     return cfg

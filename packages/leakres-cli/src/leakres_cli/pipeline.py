@@ -7,6 +7,7 @@ and output directory reuses finished cells, so an interrupted grid resumes where
 from __future__ import annotations
 
 import dataclasses
+import os
 import platform
 import random
 import time
@@ -28,6 +29,33 @@ FactKey = tuple[str, str, str]
 
 def fact_key(fact: dict[str, str]) -> FactKey:
     return (fact["subject"], fact["relation"], fact["object"])
+
+
+def question_options(question: Record) -> tuple[str, ...]:
+    """The record's answer options (multiple-choice questions), ``()`` when the field is absent."""
+    options = question.get("options")
+    if options is None:
+        return ()
+    if not isinstance(options, (list, tuple)) or not all(isinstance(o, str) for o in options):
+        raise LeakresError(
+            f"question '{question.get('id')}': field 'options' must be a list of strings, "
+            f"got {options!r}"
+        )
+    return tuple(options)
+
+
+def judge_record(question: Record, responses: Sequence[str]) -> Any:
+    """A leak-metrics ``MultiResponseItem`` for one question record and its responses."""
+    from leak_metrics import MultiResponseItem
+
+    return MultiResponseItem(
+        id=question["id"],
+        question=question["question"],
+        answer=question["answer"],
+        aliases=tuple(question.get("answer_aliases", [])),
+        options=question_options(question),
+        responses=tuple(responses),
+    )
 
 
 def library_versions() -> dict[str, str]:
@@ -106,10 +134,11 @@ class Benchmark:
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
-        self.store = CellStore(out_dir, fingerprint(cfg.to_dict()))
+        self.store = CellStore(out_dir, fingerprint(cfg.fingerprint_dict()))
         self.timer = StageTimer()
         self._model: Any = None
         self._tokenizer: Any = None
+        self._judge: Any = None
         self.model_path: str | None = None
 
     # ------------------------------------------------------------------ stages
@@ -138,7 +167,8 @@ class Benchmark:
         needed = [q for q in single.questions if fact_key(q["target"]) in reached]
         others = [q for q in single.questions if fact_key(q["target"]) not in reached]
         random.Random(cfg.seed).shuffle(others)
-        sh = needed + others[: max(0, cfg.sh_pool - len(needed))]
+        n_pool_others = max(0, cfg.sh_pool - len(needed))
+        sh = needed + others[:n_pool_others]
         questions = sh + multi_questions
         shortfall = dict(single.shortfall)
         if multi:
@@ -150,6 +180,9 @@ class Benchmark:
             "shortfall": shortfall,
             "n_rejects": len(single.rejects) + (len(multi.rejects) if multi else 0),
             "n_facts": len(graph),
+            # The SH questions of every other fact, in seeded order: asked only when the pool holds
+            # fewer known facts than --n-forget + --n-retain (base_single_hop widens the pool).
+            "sh_reserve": others[n_pool_others:],
         }
         self.store.put("questions", payload)
         return payload
@@ -161,6 +194,21 @@ class Benchmark:
             self._model, self._tokenizer, self.model_path = load_model(self.cfg.model)
         return self._model, self._tokenizer
 
+    def decoding(self) -> dict[str, Any]:
+        """The run's one greedy decoding protocol: evaluation and every attack decode under it.
+
+        A containment judge rewards longer answers, so an attack with a larger token budget than the
+        evaluation would inflate RR; the attacks get these values (``attack_overrides``) and each
+        attack cell records them. Stop rule: EOS only (no stop strings); prompts: the chat template.
+        """
+        return {
+            "max_new_tokens": self.cfg.max_new_tokens,
+            "batch_size": self.cfg.batch_size,
+            "seed": self.cfg.seed,
+            "stop": [],
+            "chat_template": True,
+        }
+
     def answer(self, model: Any, questions: Sequence[Record], desc: str) -> list[str]:
         """Greedy answers, batched (recover_attacks.generate sorts by length and restores order)."""
         from recover_attacks import generate
@@ -168,13 +216,16 @@ class Benchmark:
         if not questions:
             return []
         _, tokenizer = self.model()
+        protocol = self.decoding()
         outputs = generate(
             model,
             tokenizer,
             [q["question"] for q in questions],
-            max_new_tokens=self.cfg.max_new_tokens,
-            batch_size=self.cfg.batch_size,
-            seed=self.cfg.seed,
+            max_new_tokens=protocol["max_new_tokens"],
+            batch_size=protocol["batch_size"],
+            seed=protocol["seed"],
+            stop=tuple(protocol["stop"]),
+            chat_template=protocol["chat_template"],
             progress=self.progress,
         )
         return [responses[0] for responses in outputs]
@@ -182,36 +233,50 @@ class Benchmark:
     def judge(
         self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
     ) -> list[bool | None]:
-        """Per question: True if any response is judged correct, None if none could be judged."""
-        from leak_metrics import JudgeItem
+        """Per question, leak-metrics' ``judge_any`` (the Probab rule) with the primary judge.
 
-        judge = self.get_judge(self.judge_names[0])
-        items, owners = [], []
-        for i, (q, resp) in enumerate(zip(questions, responses, strict=True)):
-            for r in resp:
-                items.append(
-                    JudgeItem(
-                        id=q["id"],
-                        question=q["question"],
-                        answer=q["answer"],
-                        aliases=list(q.get("answer_aliases", [])),
-                        response=r,
-                    )
-                )
-                owners.append(i)
-        verdicts = judge.judge(items) if items else []
-        per_q: list[list[bool | None]] = [[] for _ in questions]
-        for owner, verdict in zip(owners, verdicts, strict=True):
-            per_q[owner].append(verdict.correct)
-        out: list[bool | None] = []
-        for vs in per_q:
-            if any(v is True for v in vs):
-                out.append(True)
-            elif vs and all(v is None for v in vs):
-                out.append(None)
-            else:
-                out.append(False)
-        return out
+        True if any response is correct; None (unjudged) if no response could be judged, and also
+        when the judged responses are wrong but some are unjudged (``mixed_unjudged_as_none``): an
+        unjudged sample may be the one that leaks, so such an item is never counted as "wrong".
+        """
+        from leak_metrics import judge_any
+
+        if not questions:
+            return []
+        items = [judge_record(q, resp) for q, resp in zip(questions, responses, strict=True)]
+        verdicts = judge_any(self.primary_judge(), items, mixed_unjudged_as_none=True)
+        return [v.correct for v in verdicts]
+
+    def primary_judge(self) -> Any:
+        """The first --judge, built once per run (an LLM judge keeps its client, cache and usage)."""
+        if self._judge is None:
+            self._judge = self.get_judge(self.judge_names[0])
+        return self._judge
+
+    def rejudge(
+        self,
+        name: str,
+        payload: dict[str, Any],
+        verdict_key: str,
+        by_id: dict[str, Record],
+        responses_of: Callable[[str], list[str]],
+    ) -> dict[str, Any]:
+        """Re-judge the unjudged (None) verdicts of a stored cell; keep its answers; store the result.
+
+        A finished cell must not freeze a judge outage: on resume only the judge runs again, only
+        for the None verdicts (an LLM judge's cache answers nothing twice), and the cell is
+        rewritten with the new verdicts. Verdicts still None stay None.
+        """
+        pending = [qid for qid, verdict in payload[verdict_key].items() if verdict is None]
+        if not pending:
+            return payload
+        verdicts = self.judge(
+            [by_id[qid] for qid in pending], [responses_of(qid) for qid in pending]
+        )
+        payload[verdict_key].update(zip(pending, verdicts, strict=True))
+        payload["n_rejudged"] = payload.get("n_rejudged", 0) + len(pending)
+        self.store.put(name, payload)
+        return payload
 
     @property
     def judge_names(self) -> list[str]:
@@ -240,7 +305,8 @@ class Benchmark:
 
         items = [
             JudgeItem(id=f"{cell}:{qid}", question=by_id[qid]["question"], answer=by_id[qid]["answer"],
-                      aliases=list(by_id[qid].get("answer_aliases", [])), response=response)
+                      aliases=tuple(by_id[qid].get("answer_aliases", [])),
+                      options=question_options(by_id[qid]), response=response)
             for cell, table in answer_cells.items()
             for qid, response in table["answers"].items()
         ]  # fmt: skip
@@ -258,41 +324,76 @@ class Benchmark:
         self.store.put("judges", payload)
         return payload
 
-    def base_evaluation(self, questions: list[Record]) -> dict[str, Any]:
-        """Ask the base model every SH question, pick forget/retain facts, then ask the multi-hop ones."""
+    def base_single_hop(self, pool: list[Record], reserve: list[Record]) -> dict[str, Any]:
+        """The base model's answers to the SH pool (a cell), widened to every fact when short.
+
+        When the pool holds fewer known facts than --n-forget + --n-retain ask for, the SH
+        questions of every other fact of the knowledge base (``reserve``) are asked too. Stored
+        before the sizes are checked, so a run stopped for too few facts loses no answer.
+        """
+        name = "base-single-hop"
+        by_id = {q["id"]: q for q in pool + reserve}
+        cached = self.store.get(name)
+        if cached is not None:
+            return self.rejudge(name, cached, "correct", by_id, lambda i: [cached["answers"][i]])
+        model, _ = self.model()
+        needed = self.cfg.n_forget + self.cfg.n_retain
+        asked = list(pool)
+        answers = self.answer(model, asked, "base SH")
+        correct = self.judge(asked, [[a] for a in answers])
+        widened = False
+        if sum(c is True for c in correct) < needed and reserve:
+            widened = True
+            more = self.answer(model, reserve, "base SH (widened pool)")
+            answers += more
+            correct += self.judge(reserve, [[a] for a in more])
+            asked += reserve
+        payload = {
+            "asked_ids": [q["id"] for q in asked],
+            "answers": {q["id"]: a for q, a in zip(asked, answers, strict=True)},
+            "correct": {q["id"]: c for q, c in zip(asked, correct, strict=True)},
+            "n_pool": len(pool),
+            "widened": widened,
+        }
+        self.store.put(name, payload)
+        return payload
+
+    def base_evaluation(self, questions: list[Record], reserve: list[Record]) -> dict[str, Any]:
+        """Ask the base model the SH questions, pick forget/retain facts, then ask the multi-hop ones.
+
+        The selection is frozen in the cell (the unlearning and every evaluation depend on it);
+        re-judging on resume updates verdicts, never the choice of facts.
+        """
+        cfg = self.cfg
+        pool = [q for q in questions if q["type"] == "SH"]
+        by_id = {q["id"]: q for q in questions + reserve}
         cached = self.store.get("base")
         if cached is not None:
-            return cached
-        cfg = self.cfg
-        model, _ = self.model()
-        single = [q for q in questions if q["type"] == "SH"]
-        sh_answers = self.answer(model, single, "base SH")
-        sh_correct = self.judge(single, [[a] for a in sh_answers])
-        known = [q for q, ok in zip(single, sh_correct, strict=True) if ok]
-        if not known:
-            raise LeakresError(
-                f"the base model answered none of {len(single)} single-hop questions correctly; "
-                "nothing can be unlearned (try another model or source)"
-            )
-        # Forget facts: known facts reached by the most multi-hop questions, so every type has items;
-        # ties broken by a seeded shuffle so the choice is deterministic but not alphabetical.
-        reach = Counter(fact_key(q["target"]) for q in questions if q["type"] != "SH")
-        rng = random.Random(cfg.seed)
-        order = list(known)
-        rng.shuffle(order)
-        order.sort(key=lambda q: -reach[fact_key(q["target"])])
-        forget = order[: cfg.n_forget]
+            check_sizes(cached["sizes"], cfg)
+            return self.rejudge("base", cached, "correct", by_id, lambda i: [cached["answers"][i]])
+        sh = self.base_single_hop(pool, reserve)
+        single = [by_id[i] for i in sh["asked_ids"]]
+        known = [q for q in single if sh["correct"][q["id"]] is True]
+        multi_all = [q for q in questions if q["type"] != "SH"]
+        n_forget, n_retain = run_sizes(len(known), cfg)
+        sizes = {
+            "requested": {"n_forget": cfg.n_forget, "n_retain": cfg.n_retain},
+            "actual": {"n_forget": n_forget, "n_retain": n_retain},
+            "short": (n_forget, n_retain) != (cfg.n_forget, cfg.n_retain),
+            "n_single_hop_known": len(known),
+            "n_single_hop_asked": len(single),
+            "n_single_hop_pool": sh["n_pool"],
+            "widened_to_every_fact": sh["widened"],
+        }
+        check_sizes(sizes, cfg)
+        forget, retain = select_facts(known, multi_all, n_forget, n_retain, cfg.seed)
         forget_keys = {fact_key(q["target"]) for q in forget}
-        forget_subjects = {q["target"]["subject"] for q in forget}
-        # Retain facts: other known facts, preferring other subjects so "retain" is not trivially entangled.
-        rest = [q for q in order[cfg.n_forget :] if fact_key(q["target"]) not in forget_keys]
-        rest.sort(key=lambda q: q["target"]["subject"] in forget_subjects)
-        retain = rest[: cfg.n_retain]
-        multi = [q for q in questions if q["type"] != "SH" and fact_key(q["target"]) in forget_keys]
+        multi = [q for q in multi_all if fact_key(q["target"]) in forget_keys]
+        model, _ = self.model()
         mh_answers = self.answer(model, multi, "base multi-hop")
         mh_correct = self.judge(multi, [[a] for a in mh_answers])
-        answers = {q["id"]: a for q, a in zip(single + multi, sh_answers + mh_answers, strict=True)}
-        correct = {q["id"]: c for q, c in zip(single + multi, sh_correct + mh_correct, strict=True)}
+        answers = {**sh["answers"], **{q["id"]: a for q, a in zip(multi, mh_answers, strict=True)}}
+        correct = {**sh["correct"], **{q["id"]: c for q, c in zip(multi, mh_correct, strict=True)}}
         payload = {
             "forget_ids": [q["id"] for q in forget],
             "retain_ids": [q["id"] for q in retain],
@@ -301,6 +402,8 @@ class Benchmark:
             "correct": correct,
             "n_single_hop_asked": len(single),
             "n_single_hop_known": len(known),
+            "sizes": sizes,
+            "decoding": self.decoding(),
         }
         self.store.put("base", payload)
         return payload
@@ -345,7 +448,7 @@ class Benchmark:
         name = f"{method}/eval"
         cached = self.store.get(name)
         if cached is not None:
-            return cached
+            return self.rejudge(name, cached, "correct", by_id, lambda i: [cached["answers"][i]])
         ids = base["forget_ids"] + base["multi_hop_ids"] + base["retain_ids"]
         questions = [by_id[i] for i in ids]
         answers = self.answer(get_unlearned(), questions, f"{method} eval")
@@ -353,9 +456,36 @@ class Benchmark:
         payload = {
             "answers": dict(zip(ids, answers, strict=True)),
             "correct": dict(zip(ids, correct, strict=True)),
+            "decoding": self.decoding(),
         }
         self.store.put(name, payload)
         return payload
+
+    def attack_decoding_conflicts(self) -> list[str]:
+        """``--set ATTACK.max_new_tokens=N`` that differs from the run's budget (one protocol)."""
+        budget = self.cfg.max_new_tokens
+        return [
+            f"--set {attack}.max_new_tokens={over['max_new_tokens']}"
+            for attack, over in self.cfg.attack_overrides.items()
+            if "max_new_tokens" in over and over["max_new_tokens"] != budget
+        ]
+
+    def make_attack(self, attack: str) -> Any:
+        """The attack under the run's decoding protocol (its budget, batch size and seed).
+
+        --set may still choose an attack's seed or batch size (the batch size never changes a
+        response); its token budget is always the evaluation's (checked in :meth:`run`).
+        """
+        from recover_attacks import get_attack
+
+        protocol = self.decoding()
+        overrides = {
+            "max_new_tokens": protocol["max_new_tokens"],
+            "batch_size": protocol["batch_size"],
+            "seed": protocol["seed"],
+            **self.cfg.attack_overrides.get(attack, {}),
+        }
+        return get_attack(attack, **overrides)
 
     def attack(
         self,
@@ -366,18 +496,18 @@ class Benchmark:
         context: dict[str, list[dict[str, str]]],
         get_unlearned: Callable[[], Any],
     ) -> dict[str, Any]:
+        """One attack on S_suc (a cell). Empty S_suc: no model is needed, the settings still come
+        from the attack's config dataclass, and RR is left to leak-metrics (undefined)."""
         name = f"{method}/attack-{attack}"
+        by_id = {q["id"]: q for q in targets}
         cached = self.store.get(name)
-        if cached is not None:
-            return cached
-        from recover_attacks import get_attack
-
-        overrides = dict(self.cfg.attack_overrides.get(attack, {}))
-        overrides.setdefault("seed", self.cfg.seed)
-        atk = get_attack(attack, **overrides)
-        base_model, tokenizer = self.model()
+        # Re-judged evaluation verdicts can change S_suc; a cell of another S_suc is recomputed.
+        if cached is not None and set(cached["recovered"]) == set(by_id):
+            return self.rejudge(name, cached, "recovered", by_id, lambda i: cached["responses"][i])
+        atk = self.make_attack(attack)
         results = []
         if targets:
+            base_model, tokenizer = self.model()
             results = atk.run(
                 get_unlearned(),
                 tokenizer,
@@ -390,15 +520,54 @@ class Benchmark:
         by_result = {r.id: r for r in results}
         responses = [list(by_result[q["id"]].responses) for q in targets]
         recovered = self.judge(targets, responses)
+        protocol = self.decoding()
+        decoding = {
+            "max_new_tokens": atk.config.max_new_tokens,
+            "batch_size": atk.config.batch_size,
+            "seed": atk.config.seed,
+            "stop": protocol["stop"],
+            "chat_template": protocol["chat_template"],
+        }
         payload = {
-            "settings": results[0].settings
-            if results
-            else dict(getattr(atk, "settings", {}) or {}),
+            "settings": results[0].settings if results else atk.settings(),
+            "decoding": decoding,
+            "same_budget_as_evaluation": decoding["max_new_tokens"] == protocol["max_new_tokens"],
             "responses": {q["id"]: r for q, r in zip(targets, responses, strict=True)},
             "recovered": {q["id"]: ok for q, ok in zip(targets, recovered, strict=True)},
         }
         self.store.put(name, payload)
         return payload
+
+    def bbh_data(self) -> dict[str, Any]:
+        """Where BBH is read from: ``<data dir>/bbh`` (leak-metrics' layout), checked up front.
+
+        The data dir is --data-dir, else ``$LEAKRES_DATA_DIR``; with neither, leak-metrics' own
+        fallback applies (download into its cache). A missing file or unknown task stops the run
+        here, before any model is loaded or trained.
+        """
+        from leak_metrics.bbh import BBH_TASKS
+
+        tasks = list(BBH_TASKS) if self.cfg.bbh_tasks == ("all",) else list(self.cfg.bbh_tasks)
+        unknown = [t for t in tasks if t not in BBH_TASKS]
+        if unknown:
+            raise LeakresError(f"unknown BBH task(s) {unknown}; known: {', '.join(BBH_TASKS)}")
+        root = self.cfg.data_dir or os.environ.get("LEAKRES_DATA_DIR")
+        if not root:
+            return {"tasks": tasks, "data_dir": None, "source": "auto"}
+        bbh_dir = Path(root) / "bbh"
+        missing = [
+            path
+            for task in tasks
+            for path in (bbh_dir / "bbh" / f"{task}.json", bbh_dir / "cot-prompts" / f"{task}.txt")
+            if not path.is_file()
+        ]
+        if missing:
+            raise LeakresError(
+                f"BBH file {missing[0]} not found ({len(missing)} missing): the data dir "
+                f"{root} (--data-dir or LEAKRES_DATA_DIR) must hold bbh/bbh/<task>.json and "
+                "bbh/cot-prompts/<task>.txt"
+            )
+        return {"tasks": tasks, "data_dir": str(bbh_dir), "source": "local"}
 
     def bbh(self, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
         """BIG-Bench-Hard answers of the model (a cell), for the utility ratio."""
@@ -408,22 +577,25 @@ class Benchmark:
         from leak_metrics.bbh import evaluate_bbh
 
         cfg = self.cfg
+        data = self.bbh_data()
         _, tokenizer = self.model()
-        tasks = None if cfg.bbh_tasks == ("all",) else list(cfg.bbh_tasks)
         result = evaluate_bbh(
             get_model(),
             tokenizer,
-            tasks=tasks,
+            tasks=data["tasks"],
             limit=cfg.bbh_limit or None,
             batch_size=cfg.batch_size,
             seed=cfg.seed,
             cot=cfg.bbh_cot,
+            data_dir=data["data_dir"],
+            source=data["source"],
         )
         payload = {
             "correct": result.correct,
             "overall": result.overall.to_dict(),
             "per_task": {t: m.to_dict() for t, m in result.per_task.items()},
             "config": result.config,
+            "data": data,
             "wall_time": result.wall_time,
         }
         self.store.put(name, payload)
@@ -433,17 +605,26 @@ class Benchmark:
     def run(self) -> dict[str, Any]:
         cfg = self.cfg
         start = time.perf_counter()
+        conflicts = self.attack_decoding_conflicts()
+        if conflicts:
+            raise LeakresError(
+                f"{conflicts[0]} differs from the evaluation's --max-new-tokens {cfg.max_new_tokens}: "
+                "attacks decode with the evaluation's budget (a longer answer is more likely to "
+                "contain the gold); change --max-new-tokens for both instead"
+            )
+        bbh_data = self.bbh_data() if cfg.bbh_tasks else None  # fail on missing data up front
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
         bar = _stage_bar(stages, self.progress)
 
         with self.timer.stage("questions"):
             data = self.build_questions()
         questions: list[Record] = data["questions"]
-        by_id = {q["id"]: q for q in questions}
+        reserve: list[Record] = data.get("sh_reserve", [])
+        by_id = {q["id"]: q for q in questions + reserve}
         _advance(bar, f"{len(questions)} questions {data['counts']}")
 
         with self.timer.stage("base_evaluation"):
-            base = self.base_evaluation(questions)
+            base = self.base_evaluation(questions, reserve)
         forget = [by_id[i] for i in base["forget_ids"]]
         retain = [by_id[i] for i in base["retain_ids"]]
         multi = [by_id[i] for i in base["multi_hop_ids"]]
@@ -454,7 +635,10 @@ class Benchmark:
         _advance(bar, f"{len(forget)} forget / {len(retain)} retain facts")
 
         forget_keys = {fact_key(q["target"]) for q in forget}
-        context = self.context_facts(questions, forget_keys)
+        asked_sh = [by_id[i] for i in base["answers"] if by_id[i]["type"] == "SH"]
+        context = self.context_facts(
+            asked_sh + [q for q in questions if q["type"] != "SH"], forget_keys
+        )
         scored = {"SH": forget}
         scored.update({t: [q for q in multi if q["type"] == t] for t in cfg.types if t != "SH"})
 
@@ -474,12 +658,16 @@ class Benchmark:
             with self.timer.stage("judge_agreement"):
                 judges = self.judge_agreement(by_id, cells)
 
+        scored_ids = [q["id"] for qs in scored.values() for q in qs] + base["retain_ids"]
         return {
             "leakres_version": metadata.version("leakres-cli"),
-            "config": cfg.to_dict(),
+            "config": cfg.fingerprint_dict(),
+            "run_control": {"allow_fewer": cfg.allow_fewer},
             "model_path": self.model_path,
             "seed": cfg.seed,
             "versions": library_versions(),
+            "decoding": self.decoding(),
+            "sizes": base["sizes"],
             "dataset": {
                 "source": cfg.source,
                 "counts": data["counts"],
@@ -488,7 +676,12 @@ class Benchmark:
                 "n_facts": data["n_facts"],
                 "n_single_hop_asked": base["n_single_hop_asked"],
                 "n_single_hop_known": base["n_single_hop_known"],
+                "n_single_hop_unjudged": sum(
+                    base["correct"][i] is None for i in base["answers"] if by_id[i]["type"] == "SH"
+                ),
+                "n_base_unjudged_scored": sum(base["correct"][i] is None for i in scored_ids),
             },
+            "bbh": bbh_data,
             "forget_facts": [q["target"] for q in forget],
             "retain_facts": [q["target"] for q in retain],
             "scored_questions": {t: len(qs) for t, qs in scored.items()},
@@ -507,8 +700,17 @@ class Benchmark:
         context: dict[str, list[dict[str, str]]],
         bbh_base: dict[str, Any] | None,
     ) -> dict[str, Any]:
-        """Every number of one method: FQ per type, S_suc, RR per attack, robustness, utility."""
-        from leak_metrics import accuracy, forget_quality, recovery_rate, utility_ratio
+        """Every number of one method, each from leak-metrics: FQ per type, S_suc, RR, robustness,
+        utility. Unjudged verdicts (None) are never counted as wrong; they are counted."""
+        from leak_metrics import (
+            accuracy,
+            forget_quality,
+            recovery_rate,
+            recovery_rate_by_hop,
+            robustness,
+            successfully_unlearned,
+            utility_ratio,
+        )
 
         cfg, method = self.cfg, unlearned.method
         boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
@@ -528,45 +730,69 @@ class Benchmark:
                 "acc_unlearned": accuracy(u, **boot).to_dict(),
                 "fq": forget_quality(b, u, **boot).to_dict(),
             }
-            s_suc[qtype] = [
-                q["id"] for q, bq, uq in zip(qs, b, u, strict=True) if bq is True and uq is False
-            ]
+            ids = [q["id"] for q in qs]
+            s_suc[qtype] = successfully_unlearned(
+                {i: base["correct"][i] for i in ids}, {i: ev["correct"][i] for i in ids}
+            )
         multi_qs = [q for t, qs in scored.items() if t != "SH" for q in qs]
         all_qs = scored["SH"] + multi_qs
 
-        suc_records = [by_id[i] for ids in s_suc.values() for i in ids]
+        type_of = {i: t for t, ids in s_suc.items() for i in ids}
+        suc_ids = list(type_of)
         relearn = self.relearn_data(retain, scored["SH"])
         attacks_out: dict[str, Any] = {}
+        recovered_by_attack: dict[str, list[bool | None]] = {}
         for attack in cfg.attacks:
             with self.timer.stage(f"{method}:attack:{attack}"):
-                res = self.attack(method, attack, suc_records, relearn, context, unlearned)
-
-            def rr(ids: list[str], res: dict[str, Any] = res) -> dict[str, Any]:
-                return recovery_rate([res["recovered"][i] for i in ids], **boot).to_dict()
-
+                res = self.attack(
+                    method, attack, [by_id[i] for i in suc_ids], relearn, context, unlearned
+                )
+            recovered = [res["recovered"][i] for i in suc_ids]
+            recovered_by_attack[attack] = recovered
+            by_hop = recovery_rate_by_hop(
+                [{"id": i, "type": type_of[i], "recovered": res["recovered"][i]} for i in suc_ids],
+                **boot,
+            )
             attacks_out[attack] = {
                 "settings": res["settings"],
-                "rr_SH": rr(s_suc.get("SH", [])),
-                "rr_MH": rr([i for t, ids in s_suc.items() if t != "SH" for i in ids]),
-                "rr_per_type": {t: rr(ids) for t, ids in s_suc.items()},
+                "decoding": res.get("decoding"),
+                "rr_SH": by_hop["SH"].to_dict(),
+                "rr_MH": by_hop["MH"].to_dict(),
+                "rr_all": by_hop["all"].to_dict(),
+                "rr_per_type": {
+                    t: recovery_rate([res["recovered"][i] for i in ids], **boot).to_dict()
+                    for t, ids in s_suc.items()
+                },
+                "n_unjudged": sum(r is None for r in recovered),
             }
 
         retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
+        retain_ratio = utility_ratio(retain_b, retain_u, **boot).to_dict()
+        utility: dict[str, Any] = {
+            "source": "retain accuracy (BBH off: --bbh-tasks)",
+            "ratio": retain_ratio,
+            "retain_accuracy_ratio": retain_ratio,
+            "bbh_ratio": None,
+            "labels": {
+                "retain_accuracy_ratio": "retain-accuracy ratio: Acc_u / Acc_p on the retain facts",
+                "bbh_ratio": "BBH ratio: BBH accuracy of theta_u / theta_p on the same examples",
+            },
+        }
         if bbh_base is not None:
             with self.timer.stage(f"{method}:bbh"):
                 bbh_u = self.bbh(f"{method}/bbh", unlearned)
-            ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot).to_dict()
-            utility = {
-                "source": "bbh",
-                "base": bbh_base["overall"],
-                "unlearned": bbh_u["overall"],
-                "ratio": ratio,
-            }
-        else:
-            ratio = utility_ratio(retain_b, retain_u, **boot).to_dict()
-            utility = {"source": "retain accuracy (BBH off: --bbh-tasks)", "ratio": ratio}
+            bbh_ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot).to_dict()
+            utility.update(
+                source="bbh",
+                ratio=bbh_ratio,
+                bbh_ratio=bbh_ratio,
+                base=bbh_base["overall"],
+                unlearned=bbh_u["overall"],
+            )
+        scored_ids = [q["id"] for q in all_qs + retain]
         return {
             "unlearn": unlearned.record,
+            "training": training_summary(unlearned.record, len(scored["SH"])),
             "per_type": per_type,
             "fq_all_types": forget_quality(
                 verdicts(base, all_qs), verdicts(ev, all_qs), **boot
@@ -582,7 +808,12 @@ class Benchmark:
             "utility": utility,
             "s_suc": {t: len(ids) for t, ids in s_suc.items()},
             "attacks": attacks_out,
-            "robustness": _robustness(attacks_out),
+            "robustness": robustness(recovered_by_attack, **boot).to_dict(),
+            "n_unjudged": {
+                "base": sum(base["correct"][i] is None for i in scored_ids),
+                "unlearned": sum(ev["correct"][i] is None for i in scored_ids),
+                "attacks": {a: out["n_unjudged"] for a, out in attacks_out.items()},
+            },
         }
 
     @staticmethod
@@ -620,22 +851,115 @@ class Benchmark:
         ]
 
 
+def run_sizes(n_known: int, cfg: RunConfig) -> tuple[int, int]:
+    """(n_forget, n_retain) for ``n_known`` known facts: as requested when enough are known.
+
+    Short of facts, the requested split is kept in proportion (at least one forget fact); whether a
+    short run may go on is :func:`check_sizes`' decision.
+    """
+    if n_known == 0:
+        raise LeakresError(
+            "the base model answered no single-hop question correctly; nothing can be unlearned "
+            "(try another model or source)"
+        )
+    wanted = cfg.n_forget + cfg.n_retain
+    if n_known >= wanted:
+        return cfg.n_forget, cfg.n_retain
+    n_forget = min(cfg.n_forget, max(1, round(n_known * cfg.n_forget / wanted)))
+    return n_forget, min(cfg.n_retain, n_known - n_forget)
+
+
+def check_sizes(sizes: dict[str, Any], cfg: RunConfig) -> None:
+    """Stop before any training when the model knows too few facts, unless --allow-fewer."""
+    if not sizes["short"] or cfg.allow_fewer:
+        return
+    where = (
+        "every fact of the knowledge base was asked"
+        if sizes["widened_to_every_fact"]
+        or sizes["n_single_hop_asked"] > sizes["n_single_hop_pool"]
+        else "no other fact is left to ask"
+    )
+    raise LeakresError(
+        f"the base model knows {sizes['n_single_hop_known']} of {sizes['n_single_hop_asked']} "
+        f"single-hop facts ({where}), fewer than --n-forget {cfg.n_forget} + --n-retain "
+        f"{cfg.n_retain} = {cfg.n_forget + cfg.n_retain}; lower them, or pass --allow-fewer to run "
+        f"with {sizes['actual']['n_forget']} forget and {sizes['actual']['n_retain']} retain facts"
+    )
+
+
+def select_facts(
+    known: Sequence[Record], multi: Sequence[Record], n_forget: int, n_retain: int, seed: int
+) -> tuple[list[Record], list[Record]]:
+    """Forget and retain facts from the known SH questions (deterministic for a seed).
+
+    Forget: the known facts reached by the most multi-hop questions, so every type has items;
+    ties broken by a seeded shuffle. Retain (METHODS.md: "neighbours: same relations, other
+    subjects"): first known facts with a forget fact's relation and another subject, then facts
+    of other relations and other subjects, last facts about a forget subject; seeded order inside
+    each group. Disjoint from the forget facts.
+    """
+    reach = Counter(fact_key(q["target"]) for q in multi)
+    order = list(known)
+    random.Random(seed).shuffle(order)
+    order.sort(key=lambda q: -reach[fact_key(q["target"])])
+    forget = order[:n_forget]
+    forget_keys = {fact_key(q["target"]) for q in forget}
+    forget_subjects = {q["target"]["subject"] for q in forget}
+    forget_relations = {q["target"]["relation"] for q in forget}
+
+    def neighbourhood(q: Record) -> int:
+        if q["target"]["subject"] in forget_subjects:
+            return 2
+        return 0 if q["target"]["relation"] in forget_relations else 1
+
+    rest = [q for q in order[n_forget:] if fact_key(q["target"]) not in forget_keys]
+    random.Random(seed + 1).shuffle(rest)
+    rest.sort(key=neighbourhood)
+    return forget, rest[:n_retain]
+
+
+def training_summary(record: dict[str, Any] | None, n_forget: int) -> dict[str, Any]:
+    """Run size of one unlearning from unlearn-zoo's record: examples seen, epochs, steps, cap.
+
+    Every field is taken from the record; one the record lacks is computed here from what it has
+    and named in ``computed_by_cli`` (``None`` when it cannot be computed).
+    """
+    rec = record or {}
+    config = rec.get("config") or {}
+    out: dict[str, Any] = {
+        "n_forget": rec.get("n_forget", n_forget),
+        "forget_examples_seen": rec.get("forget_examples_seen"),
+        "epochs": config.get("epochs"),
+        "epochs_completed": rec.get("epochs_completed"),
+        "steps": rec.get("steps"),
+        "planned_steps": rec.get("planned_steps"),
+        "max_steps": config.get("max_steps"),
+        "cap_hit": rec.get("cap_hit"),
+        "stop_reason": rec.get("stop_reason"),
+        "computed_by_cli": [],
+    }
+    steps, planned = out["steps"], out["planned_steps"]
+    if out["cap_hit"] is None and steps is not None:
+        cap = out["max_steps"]
+        out["cap_hit"] = cap is not None and steps >= cap and (planned is None or cap < planned)
+        out["computed_by_cli"].append("cap_hit")
+    if out["epochs_completed"] is None and steps is not None and planned and out["epochs"]:
+        out["epochs_completed"] = out["epochs"] * steps / planned
+        out["computed_by_cli"].append("epochs_completed")
+    if out["forget_examples_seen"] is None and steps is not None and config.get("batch_size"):
+        # An upper bound from the batches: without the record's count, distinct examples are unknown.
+        per_step = config["batch_size"] * config.get("grad_accum_steps", 1)
+        out["forget_examples_seen"] = min(out["n_forget"], steps * per_step)
+        out["computed_by_cli"].append("forget_examples_seen (upper bound: steps x batch)")
+    seen = out["forget_examples_seen"]
+    out["every_forget_example_seen"] = None if seen is None else seen >= out["n_forget"]
+    return out
+
+
 def _usage(judge: Any) -> dict[str, Any]:
     """An LLM judge's request/token counters (a dataclass) as a dict; {} for judges without usage."""
     usage = getattr(judge, "usage", None)
     return dataclasses.asdict(usage) if dataclasses.is_dataclass(usage) else {}
-
-
-def _robustness(attacks: dict[str, Any]) -> dict[str, Any]:
-    values = [
-        a[k]["value"]
-        for a in attacks.values()
-        for k in ("rr_SH", "rr_MH")
-        if a[k]["value"] is not None
-    ]
-    if not values:
-        return {"value": None, "undefined_reason": "no attack had successfully unlearned items"}
-    return {"value": 1.0 - max(values), "undefined_reason": None}
 
 
 def _stage_bar(stages: list[str], enabled: bool) -> Any:

@@ -23,11 +23,29 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _title(results: dict[str, Any]) -> str:
+    """First line; a short run (--allow-fewer) says so here, with requested and actual sizes."""
+    sizes = results.get("sizes") or {}
+    if not sizes.get("short"):
+        return "# leakres results"
+    req, act = sizes["requested"], sizes["actual"]
+    return (
+        f"# leakres results (fewer facts than requested: {act['n_forget']} forget / "
+        f"{act['n_retain']} retain facts, requested {req['n_forget']} / {req['n_retain']}; "
+        f"the base model knew {sizes['n_single_hop_known']} of {sizes['n_single_hop_asked']})"
+    )
+
+
+def _yes_no(value: Any) -> str:
+    return "n/a" if value is None else ("yes" if value else "no")
+
+
 def render(results: dict[str, Any]) -> str:
     cfg = results["config"]
     ds = results["dataset"]
+    decoding = results.get("decoding") or {}
     parts = [
-        "# leakres results",
+        _title(results),
         "",
         f"Model `{cfg['model']}` · source `{cfg['source']}` · methods {', '.join(cfg['methods'])} · "
         f"attacks {', '.join(cfg['attacks'])} · judge `{cfg['judge']}` · seed {cfg['seed']}",
@@ -39,6 +57,14 @@ def render(results: dict[str, Any]) -> str:
         "Values in % with bootstrap 95% CI in brackets; n/a = undefined (e.g. base accuracy 0 or empty S_suc).",
         "",
     ]
+    if decoding:
+        parts += [
+            f"Decoding (evaluation and every attack): {decoding['max_new_tokens']} new tokens, "
+            f"batch {decoding['batch_size']}, seed {decoding['seed']}, stop on EOS"
+            + (f" or {decoding['stop']}" if decoding.get("stop") else "")
+            + ("; chat template" if decoding.get("chat_template") else ""),
+            "",
+        ]
     types = list(results["scored_questions"])
     rows = []
     for method, m in results["methods"].items():
@@ -58,19 +84,45 @@ def render(results: dict[str, Any]) -> str:
                     a["rr_SH"]["n"],
                     _pct(a["rr_MH"]),
                     a["rr_MH"]["n"],
+                    a.get("n_unjudged", 0),
                 ]
             )
-    parts += ["## Recovery Rate (on S_suc)", "", _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH"], rows), ""]  # fmt: skip
+    parts += ["## Recovery Rate (on S_suc)", "", _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         rec = m.get("unlearn") or {}
-        rob = m["robustness"]["value"]
+        util = m["utility"]
         rows.append([method, _pct(m["retain"]["acc_base"]), _pct(m["retain"]["acc_unlearned"]),
-                     _pct(m["fq_all_types"]), "n/a" if rob is None else f"{100 * rob:.1f}",
-                     f"{_pct(m['utility']['ratio'])} ({m['utility']['source'].split(' (')[0]})",
-                     "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning",
-                     rec.get("steps", "?")])  # fmt: skip
-    parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "", _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "utility", "training", "steps"], rows), ""]  # fmt: skip
+                     _pct(m["fq_all_types"]), _pct(m["robustness"]),
+                     _pct(util.get("retain_accuracy_ratio")), _pct(util.get("bbh_ratio")),
+                     "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning"])  # fmt: skip
+    parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "",
+              "Utility, two measures: retain ratio = retain-accuracy ratio Acc_u / Acc_p on the retain facts; "
+              "BBH ratio = BBH accuracy of the unlearned / base model on the same examples (n/a: BBH off). "
+              "The radar uses the BBH ratio when BBH ran, else the retain ratio.", "",
+              _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "utility: retain ratio", "utility: BBH ratio", "training"], rows), ""]  # fmt: skip
+    rows = []
+    for method, m in results["methods"].items():
+        tr = m.get("training") or {}
+        seen = tr.get("forget_examples_seen")
+        rows.append([method, f"{'?' if seen is None else seen}/{tr.get('n_forget', '?')}",
+                     tr.get("epochs", "?"), tr.get("epochs_completed", "?"), tr.get("steps", "?"),
+                     tr.get("planned_steps", "?"), _yes_no(tr.get("cap_hit")),
+                     tr.get("stop_reason", "?"), ", ".join(tr.get("computed_by_cli") or []) or "-"])  # fmt: skip
+    parts += ["## Unlearning run sizes (from unlearn-zoo's record)", "", _table(["method", "forget examples seen", "epochs", "epochs done", "steps", "planned steps", "max_steps cap hit", "stop", "computed by the CLI"], rows), ""]  # fmt: skip
+    unjudged = [
+        f"{method}: base {m['n_unjudged']['base']}, unlearned {m['n_unjudged']['unlearned']}, "
+        + ", ".join(f"{a} {n}" for a, n in m["n_unjudged"]["attacks"].items())
+        for method, m in results["methods"].items()
+        if m.get("n_unjudged")
+    ]
+    if unjudged:
+        parts += [
+            "Unjudged verdicts (left out of every metric, never counted as wrong; a resumed run "
+            f"re-judges them): single-hop base {ds.get('n_single_hop_unjudged', 0)}; "
+            + "; ".join(unjudged),
+            "",
+        ]
     judges = results.get("judges")
     if judges:
         parts += ["## Judge agreement", ""]

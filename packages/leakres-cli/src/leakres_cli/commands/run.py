@@ -104,6 +104,23 @@ def _seed_everything(seed: int) -> None:
     "--bbh-cot/--no-bbh-cot", default=None, help="Chain-of-thought BBH prompts [preset: off]."
 )
 @click.option(
+    "--max-new-tokens",
+    type=int,
+    default=None,
+    help="Greedy answer budget of the evaluation and of every attack [preset: 24].",
+)
+@click.option(
+    "--data-dir",
+    default=None,
+    help="Data root (as LEAKRES_DATA_DIR); BBH is read from DATA_DIR/bbh [default: $LEAKRES_DATA_DIR].",
+)
+@click.option(
+    "--allow-fewer/--no-allow-fewer",
+    default=None,
+    help="When the model knows fewer facts than --n-forget + --n-retain, run with fewer instead "
+    "of stopping before training.",
+)
+@click.option(
     "--set",
     "overrides",
     multiple=True,
@@ -119,7 +136,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
                 n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None,
                 judge_model: str | None, judge_base_url: str | None, seed: int | None,
                 batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
-                bbh_cot: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
+                bbh_cot: bool | None, max_new_tokens: int | None, data_dir: str | None,
+                allow_fewer: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
     With no options it runs the `smoke` preset: single-hop and hypothetical-syllogism questions from the
@@ -134,6 +152,7 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
         per_type=per_type, sh_pool=sh_pool, judge=judge, judge_model=judge_model,
         judge_base_url=judge_base_url, seed=seed, batch_size=batch_size,
         bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, bbh_cot=bbh_cot,
+        max_new_tokens=max_new_tokens, data_dir=data_dir, allow_fewer=allow_fewer,
     )  # fmt: skip
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
     cfg.method_overrides, cfg.attack_overrides = method_over, attack_over
