@@ -294,6 +294,20 @@ class Benchmark:
             kwargs["base_url"] = self.cfg.judge_base_url
         return get_judge(name, **kwargs)
 
+    def check_judge_endpoints(self) -> None:
+        """One request per LLM judge before any model work: a dead or unauthorised endpoint is a
+        one-line error now, not minutes of decoding followed by nothing but unjudged verdicts."""
+        from leak_metrics import JudgeEndpointError
+
+        for name in self.judge_names:
+            check = getattr(self.get_judge(name), "check_endpoint", None)
+            if check is None:  # judges that call nothing (alias)
+                continue
+            try:
+                check()
+            except JudgeEndpointError as exc:
+                raise LeakresError(f"judge '{name}': {exc}") from exc
+
     def judge_agreement(
         self, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
     ) -> dict[str, Any]:
@@ -612,6 +626,7 @@ class Benchmark:
                 "attacks decode with the evaluation's budget (a longer answer is more likely to "
                 "contain the gold); change --max-new-tokens for both instead"
             )
+        self.check_judge_endpoints()
         bbh_data = self.bbh_data() if cfg.bbh_tasks else None  # fail on missing data up front
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
         bar = _stage_bar(stages, self.progress)
