@@ -307,6 +307,8 @@ def build_view(run: RunData, index: int = 0) -> RunView:
             "base": metric(u.get("base")), "unlearned": metric(u.get("unlearned")),
             "retain_base": metric(_get(mdata[m], "retain", "acc_base")),
             "retain_unlearned": metric(_get(mdata[m], "retain", "acc_unlearned")),
+            # Both utility measures side by side when BBH ran (older runs lack the key: n/a).
+            "retain_ratio": metric(u.get("retain_accuracy_ratio")),
         })  # fmt: skip
 
     loss_rows, loss_series = [], []
