@@ -87,9 +87,12 @@ class UnlearnedModel:
             with self.bench.timer.stage(f"{self.method}:unlearn"):
                 self._model, self.record = self.bench.unlearn(self.method, self.forget, self.retain)
             self.bench.store.put(f"{self.method}/unlearn", self.record)
+            self.bench.generation.register(self._model, self.method)
         return self._model
 
     def release(self) -> None:
+        if self._model is not None:
+            self.bench.generation.release(self._model)  # stops its server, if one runs
         self._model = None
 
 
@@ -102,7 +105,10 @@ class Benchmark:
         out_dir: Path,
         *,
         progress: bool = True,
+        engine_options: dict[str, Any] | None = None,
     ) -> None:
+        from .engines import GenerationRouter
+
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
@@ -111,6 +117,11 @@ class Benchmark:
         self._model: Any = None
         self._tokenizer: Any = None
         self.model_path: str | None = None
+        # Which engine decodes each model (in-process or a server per model): leakres_cli.engines.
+        self.generation = GenerationRouter(
+            cfg.engine, cfg.engine_cmd, out_dir=out_dir, prompts=cfg.engine_prompts,
+            progress=progress, **(engine_options or {}),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ stages
     def build_questions(self) -> dict[str, Any]:
@@ -156,18 +167,30 @@ class Benchmark:
 
     def model(self) -> tuple[Any, Any]:
         if self._model is None:
+            from .engines import resolve_dtype
             from .models import load_model
 
-            self._model, self._tokenizer, self.model_path = load_model(self.cfg.model)
+            self._model, self._tokenizer, self.model_path = load_model(
+                self.cfg.model, dtype=resolve_dtype(self.cfg.dtype)
+            )
+            self.generation.register(self._model, "base", self.model_path)  # served from its path
         return self._model, self._tokenizer
 
     def answer(self, model: Any, questions: Sequence[Record], desc: str) -> list[str]:
-        """Greedy answers, batched (recover_attacks.generate sorts by length and restores order)."""
+        """Greedy answers: in-process (recover_attacks.generate, continuous batching) or, with
+        ``--engine openai``, from the model's server with the same prompts and decoding."""
         from recover_attacks import generate
 
         if not questions:
             return []
         _, tokenizer = self.model()
+        server = self.generation.engine_for(model, tokenizer)
+        if server is not None:
+            from recover_attacks.engine import DecodingConfig
+
+            config = DecodingConfig(max_new_tokens=self.cfg.max_new_tokens, seed=self.cfg.seed)
+            texts = self.generation.answer(server, [q["question"] for q in questions], config)
+            return [responses[0] for responses in texts]
         outputs = generate(
             model,
             tokenizer,
@@ -377,8 +400,9 @@ class Benchmark:
         atk = get_attack(attack, **overrides)
         base_model, tokenizer = self.model()
         results = []
-        if targets:
-            results = atk.run(
+        if targets:  # probab/focus_on_key decode on the server with --engine openai
+            results = self.generation.run_attack(
+                atk,
                 get_unlearned(),
                 tokenizer,
                 targets,
@@ -431,6 +455,14 @@ class Benchmark:
 
     # ------------------------------------------------------------------ orchestration
     def run(self) -> dict[str, Any]:
+        try:
+            results = self._run()
+        finally:
+            self.generation.close()  # no server outlives the run, even on an error or Ctrl-C
+        results["engine"] = self.generation.describe()
+        return results
+
+    def _run(self) -> dict[str, Any]:
         cfg = self.cfg
         start = time.perf_counter()
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
