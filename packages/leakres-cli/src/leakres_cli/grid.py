@@ -118,3 +118,47 @@ def check_run_config(cfg: RunConfig) -> None:
     if cfg.method_settings:
         for model in grid_models(cfg):
             model_config(cfg, model)  # every (method, model) row exists
+
+
+def seed_everything(seed: int) -> None:
+    import random
+
+    import numpy as np
+    import torch
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def run_cell(
+    cfg: RunConfig,
+    cell: Cell,
+    out_dir: Path,
+    *,
+    fresh: bool = False,
+    progress: bool = False,
+    engine_options: dict | None = None,
+) -> Path:
+    """Run one cell into its model's run directory (returned): the model's WHOLE configuration
+    fingerprints the store, only ``cell.stage`` (``base`` or one method) is computed."""
+    from .pipeline import Benchmark
+    from .store import CellStore, fingerprint
+
+    full = model_config(cfg, cell.model)
+    target = run_dir(cfg, out_dir, cell.model)
+    if fresh:  # only this cell's files: the other cells may be other jobs
+        import shutil
+
+        cells = target / "cells"
+        if cell.stage == "base":
+            for name in ("questions", "base", "bbh-base", "judges"):
+                (cells / f"{name}.json").unlink(missing_ok=True)
+        elif (cells / cell.stage).exists():
+            shutil.rmtree(cells / cell.stage)
+    only = dataclasses.replace(full, methods=() if cell.stage == "base" else (cell.stage,))
+    seed_everything(full.seed)
+    bench = Benchmark(only, target, progress=progress, engine_options=engine_options)
+    bench.store = CellStore(target, fingerprint(full.to_dict()))
+    bench.run()
+    return target

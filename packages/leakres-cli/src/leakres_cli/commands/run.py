@@ -12,6 +12,7 @@ import click
 from ..config import ALL_TYPES, PRESETS, preset_config
 from ..engines import DTYPES, ENGINES, PROMPT_MODES
 from ..errors import LeakresError
+from ..executors import EXECUTORS
 from ..store import check_writable_dir, write_json_atomic, write_text_atomic
 
 
@@ -167,6 +168,22 @@ def _seed_everything(seed: int) -> None:
     "'MODEL-SLUG/METHOD' for multi-model presets; or the cell's index, e.g. $SLURM_ARRAY_TASK_ID) "
     "into the same run directory and cell store; a run without --cell then collects results.json.",
 )
+@click.option(
+    "--executor",
+    type=click.Choice(EXECUTORS),
+    default="local",
+    show_default=True,
+    help="Who runs the grid's cells: this process in turn, or Ray tasks (base cells first, then "
+    "every method cell at once; each as `--cell ID` would), then results.json is collected here.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="Ray cluster for --executor ray (default: start a local Ray instance on this machine).",
+)
+@click.option(
+    "--ray-cpus", type=int, default=None, help="CPUs of the local Ray instance [all cores]."
+)
 def run_command(preset: str, out_dir: Path, model: str | None, source: str | None, source_path: str | None,
                 types: str | None, methods: str | None, attacks: str | None, n_forget: int | None,
                 n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None,
@@ -175,7 +192,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
                 bbh_cot: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool,
                 engine: str | None, engine_cmd: str | None, engine_prompts: str | None,
                 engine_startup_timeout: float, engine_concurrency: int, dtype: str | None,
-                cell: str | None) -> None:  # fmt: skip
+                cell: str | None, executor: str, ray_address: str | None,
+                ray_cpus: int | None) -> None:  # fmt: skip
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
     With no options it runs the `smoke` preset: single-hop and hypothetical-syllogism questions from the
@@ -206,6 +224,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
 
     check_run_config(cfg)
     chosen = find_cell(cfg, cell) if cell is not None else None
+    if chosen is not None and executor != "local":
+        raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
     check_writable_dir(out_dir)
     # Resolve the models before the long stages so a bad name fails in a second, not after building data.
     from ..models import resolve_model
@@ -219,6 +239,15 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     if chosen is not None:
         _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
         return
+    if executor == "ray":
+        from ..executors import run_cells_with_ray
+
+        ran = run_cells_with_ray(
+            cfg, out_dir, engine_options=engine_options, fresh=fresh, num_cpus=ray_cpus,
+            address=ray_address,
+        )  # fmt: skip
+        click.echo(f"Ray ran {len(ran)} cells: {', '.join(ran)}; collecting results")
+        fresh = False  # the cells were just recomputed by the tasks
     for name in grid_models(cfg):
         _run_model(
             model_config(cfg, name), run_dir(cfg, out_dir, name), fresh=fresh, quiet=quiet,
@@ -227,30 +256,11 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
 
 
 def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
-    """One cell: the model's whole configuration fingerprints the store, only ``cell.stage`` runs."""
-    import dataclasses
+    from ..grid import run_cell
 
-    from ..grid import model_config, run_dir
-    from ..pipeline import Benchmark
-    from ..store import CellStore, fingerprint
-
-    full = model_config(cfg, cell.model)
-    target = run_dir(cfg, out_dir, cell.model)
-    if fresh:
-        import shutil
-
-        # only this cell's files: the other cells may be other jobs
-        cells = target / "cells"
-        if cell.stage == "base":
-            for name in ("questions", "base", "bbh-base", "judges"):
-                (cells / f"{name}.json").unlink(missing_ok=True)
-        elif (cells / cell.stage).exists():
-            shutil.rmtree(cells / cell.stage)
-    only = dataclasses.replace(full, methods=() if cell.stage == "base" else (cell.stage,))
-    _seed_everything(full.seed)
-    bench = Benchmark(only, target, progress=not quiet, engine_options=engine_options)
-    bench.store = CellStore(target, fingerprint(full.to_dict()))
-    bench.run()
+    target = run_cell(
+        cfg, cell, out_dir, fresh=fresh, progress=not quiet, engine_options=engine_options
+    )
     click.echo(
         f"Cell {cell.id} done in {target / 'cells'}; `leakres run` with the same options and no "
         "--cell writes results.json once every cell is done"
