@@ -36,6 +36,14 @@ def test_ray_cells_give_the_in_process_numbers(tmp_path: Path, monkeypatch) -> N
         local, remote = tmp_path / "local", tmp_path / "ray"
         first = CliRunner().invoke(cli, [*ARGS, "--out", str(local)], catch_exceptions=False)
         assert first.exit_code == 0, first.output
+        from leakres_cli.pipeline import Benchmark
+
+        def boom(*args, **kwargs):
+            raise AssertionError("the driver computed a cell: it should only collect")
+
+        # Ray workers are other processes: these patches hold only in this (the driver) process
+        for name in ("model", "answer", "unlearn"):
+            monkeypatch.setattr(Benchmark, name, boom)
         second = CliRunner().invoke(
             cli, [*ARGS, "--out", str(remote), "--executor", "ray", "--ray-cpus", "2"],
             catch_exceptions=False,
