@@ -73,7 +73,9 @@ class Assumptions:
     bytes_per_param: dict[str, float] = field(
         default_factory=lambda: {"bfloat16": 2, "float32": 4, "int4": 0.5}
     )
-    adam_full_bytes_per_param: float = 16  # bf16 weights + bf16 grads + fp32 master, Adam m, v
+    # trained parameter: weights + grads + Adam m + v, all in the weights' dtype (HF Trainer on a
+    # model loaded in bf16 keeps no fp32 master copy): 4 x bytes per dtype
+    adam_states_per_param: int = 4
     lora_trainable_fraction: float = 0.01  # LoRA adapters (r 16, all linear) ~1% of the weights
     kv_batch_rows: int = 64  # sequences decoded at once for the KV-cache term
 
@@ -156,6 +158,7 @@ def estimate(
         layers, kv = int(arch["num_hidden_layers"]), int(arch.get("num_key_value_heads") or 1)
         head_dim = int(arch.get("head_dim") or int(arch["hidden_size"]) // int(arch["num_attention_heads"]))  # fmt: skip
         weights_gb = n * weight_bytes / 1e9
+        adam_bytes = a.adam_states_per_param * weight_bytes
         kv_gb = 2 * layers * kv * head_dim * weight_bytes * a.kv_batch_rows * q_tokens / 1e9
         large = n >= 10_000_000_000  # unlearn-zoo's 'large' tier: LoRA + gradient checkpointing
 
@@ -184,15 +187,13 @@ def estimate(
             flops = 6 * n * tokens + (2 * n * tokens if method in REFERENCE_METHODS else 0)
             if method == "rmu":  # trains only mlp.down_proj of 3 layers; a frozen copy for h_l
                 trained = 3 * int(arch["hidden_size"]) * int(arch["intermediate_size"])
-                train_mem = 2 * weights_gb + trained * a.adam_full_bytes_per_param / 1e9
+                train_mem = 2 * weights_gb + trained * adam_bytes / 1e9
                 how = "3 layers' mlp.down_proj trained, frozen copy"
             elif large or method == "as":
-                train_mem = (
-                    weights_gb + n * a.lora_trainable_fraction * a.adam_full_bytes_per_param / 1e9
-                )
+                train_mem = weights_gb + n * a.lora_trainable_fraction * adam_bytes / 1e9
                 how = "LoRA/adapter (frozen base, reference = adapters off)"
             else:
-                train_mem = n * a.adam_full_bytes_per_param / 1e9
+                train_mem = n * adam_bytes / 1e9
                 train_mem += weights_gb if method in REFERENCE_METHODS else 0
                 how = "full fine-tuning, Adam" + (" + frozen reference" if method in REFERENCE_METHODS else "")  # fmt: skip
             add(method, "unlearn", flops, a.train_mfu, train_mem,

@@ -239,11 +239,13 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
     jobs = []
     for cell in cells:
         mine = [c for c in costs if c.job == cell.id]
+        peak = max(mine, key=lambda c: c.memory_gb, default=None)
         jobs.append({
             "index": cell.index, "id": cell.id, "model": cell.model, "stage": cell.stage,
             "gpu_hours": round(sum(c.gpu_hours for c in mine), 3),
             "memory_gb": max((c.memory_gb for c in mine), default=0.0),
             "gpus": max((c.gpus for c in mine), default=1),
+            "peak_stage": peak.stage if peak else None,
         })  # fmt: skip
     total = round(sum(c.gpu_hours for c in costs), 2)
     warnings = []
@@ -258,7 +260,9 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
             "flops": "2 N per token forward (generation, reference model), 6 N per token training",
             "gpu_hours": "FLOPs / (peak x MFU) / 3600; token counts are upper bounds",
             "memory": "weights x bytes/dtype (+ KV cache of kv_batch_rows sequences); training: "
-            "16 B/param full Adam (+ frozen reference), LoRA: frozen weights + 1% trainable x 16 B",
+            "full Adam = weights, grads, m, v in the weights' dtype (8 B/param in bf16) (+ frozen "
+            "reference), LoRA: frozen weights + 1% trainable x 8 B; cells needing >1 GPU need a "
+            "sharded launch (README 'Large models', untested)",
             "not counted": "model loading, server start-up, saving checkpoints, judge API time",
         },
         "checks": notes,
@@ -301,6 +305,15 @@ def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out
     command = shlex.join(["leakres", "run", *run_args, "--out", str(out_dir), "--quiet"])
     ids = "\n".join(f"  {shlex.quote(c.id)}  # {c.index}: {c.model} {c.stage}" for c in cells)
     name = f"leakres-{plan['preset']}"
+    multi = [f"#   {j['id']}: {j['gpus']} GPUs ({j['peak_stage']}, {j['memory_gb']} GB)"
+             for j in jobs if j["gpus"] > 1]  # fmt: skip
+    multi_note = (
+        "# WARNING: these cells need more than one GPU of --gpu-memory-gb; a plain `leakres run`\n"
+        "# uses one device, so they need larger GPUs or the sharded launch of README 'Large models'\n"
+        "# (untested):\n" + "\n".join(multi) + "\n"
+        if multi
+        else ""
+    )
     rest_array = f"--array={','.join(rest)} " if rest else ""
     return f"""#!/bin/bash
 # {name}: {len(cells)} cells of `leakres run` (written by `leakres plan --format slurm`).
@@ -320,7 +333,7 @@ def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out
 # environment (sbatch exports the submitting shell's); it is never written here.
 # Models of 14B+ that do not fit one GPU: see packages/leakres-cli/README.md, "Large models"
 # (accelerate FSDP / DeepSpeed ZeRO-3 configs shipped in leakres_cli/accelerate/).
-#SBATCH --job-name={name}
+{multi_note}#SBATCH --job-name={name}
 #SBATCH --array=0-{len(cells) - 1}
 #SBATCH --gres=gpu:{per_task_gpus}
 #SBATCH --cpus-per-task=8
