@@ -115,15 +115,56 @@ def test_engine_option_errors(tmp_path) -> None:
 
 
 def test_models_a_plain_server_cannot_run_are_kept_in_process() -> None:
+    model = _tiny_llama()
+    assert unservable_reason(model) is None
+    handle = model.model.layers[1].self_attn.register_forward_hook(lambda m, i, o: o)
+    assert "forward hooks on model.layers.1.self_attn" in unservable_reason(model)
+    handle.remove()
+    assert unservable_reason(model) is None
+
+
+def _tiny_llama():
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(0)
     config = LlamaConfig(vocab_size=32, hidden_size=16, intermediate_size=32, num_hidden_layers=2,
                          num_attention_heads=2, num_key_value_heads=2)  # fmt: skip
-    model = LlamaForCausalLM(config)
-    assert unservable_reason(model) is None
-    handle = model.model.layers[1].self_attn.register_forward_hook(lambda m, i, o: o)
-    assert "forward hooks on model.layers.1.self_attn" in unservable_reason(model)
-    handle.remove()
-    assert unservable_reason(model) is None
+    return LlamaForCausalLM(config)
+
+
+def test_a_hooked_model_is_decoded_in_process_and_recorded(tmp_path) -> None:
+    import sys
+
+    from leakres_cli.engines import GenerationRouter
+
+    router = GenerationRouter(
+        "openai", f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}}",
+        out_dir=tmp_path,
+    )  # fmt: skip
+    model = _tiny_llama()
+    model.model.layers[0].self_attn.register_forward_hook(lambda m, i, o: o)
+    router.register(model, "as")
+    assert router.engine_for(model, tokenizer=None) is None  # no server was started
+    record = router.describe()
+    assert record["models"]["as"]["served"] is False
+    assert "forward hooks" in record["models"]["as"]["reason"]
+    assert not (tmp_path / "engine" / "models").exists()  # nothing saved for a server
+
+
+def test_a_server_that_exits_is_a_one_line_error_naming_its_log(tmp_path) -> None:
+    import sys
+
+    from leakres_cli.engines import GenerationRouter
+
+    command = f"{sys.executable} -c 'import sys; print(\"no such model\"); sys.exit(3)' {{model}} {{port}}"
+    router = GenerationRouter("openai", command, out_dir=tmp_path, startup_timeout=60)
+    model = _tiny_llama()
+    router.register(model, "base", path=str(tmp_path / "weights"))
+    with pytest.raises(LeakresError) as info:
+        router.engine_for(model, tokenizer=None)
+    message = str(info.value)
+    assert "\n" not in message and "base model server failed" in message
+    assert "exited with status 3" in message
+    assert str(tmp_path / "engine" / "server-base.log") in message
+    assert "no such model" in (tmp_path / "engine" / "server-base.log").read_text()
