@@ -115,9 +115,32 @@ def check_run_config(cfg: RunConfig) -> None:
         problem = judge_endpoint_problem(cfg)
         if problem:
             raise LeakresError(f"--preset requires the LLM judge: {problem}")
-    if cfg.method_settings:
-        for model in grid_models(cfg):
-            model_config(cfg, model)  # every (method, model) row exists
+    problems = check_method_settings(cfg)
+    if problems:
+        raise LeakresError(problems[0])
+
+
+def check_method_settings(cfg: RunConfig) -> list[str]:
+    """Every (method, model) row of the settings table exists and unlearn-zoo accepts it."""
+    if not cfg.method_settings:
+        return []
+    from unlearn_zoo import get_unlearner
+
+    problems: list[str] = []
+    for model in grid_models(cfg):
+        try:
+            settings = model_config(cfg, model).method_overrides
+        except LeakresError as exc:
+            problems.append(str(exc))
+            continue
+        for method, values in settings.items():
+            try:
+                get_unlearner(method, **values)  # the fields exist and type-check
+            except (KeyError, ValueError, TypeError) as exc:
+                problems.append(
+                    f"settings of {method} for {model}: {str(exc).strip(chr(39) + chr(34))}"
+                )
+    return problems
 
 
 def seed_everything(seed: int) -> None:

@@ -176,11 +176,10 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
             notes.append(f"{name}: {count_parameters(arch) / 1e9:.2f}B parameters ({origin})")
         except LeakresError as exc:
             problems.append(str(exc))
-        if cfg.method_settings:
-            try:
-                model_config(cfg, name)
-            except LeakresError as exc:
-                problems.append(str(exc))
+    if cfg.method_settings:
+        from ..grid import check_method_settings
+
+        problems += check_method_settings(cfg)
     if cfg.bbh_tasks:
         problems += _check_bbh(cfg, notes)
     return notes, problems
