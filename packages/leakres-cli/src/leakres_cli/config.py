@@ -11,6 +11,8 @@ from .errors import LeakresError
 
 ALL_TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 MULTI_HOP_TYPES = ALL_TYPES[1:]
+#: the paper's three models, by Hugging Face id (section 5 / appendix D)
+PAPER_MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")
 
 
 @dataclass
@@ -49,6 +51,16 @@ class RunConfig:
         allow_fewer: when the base model knows fewer facts than ``n_forget + n_retain`` (after asking
             every single-hop fact of the knowledge base), run on what it knows instead of stopping.
             Not part of the cell fingerprint: it decides only whether a short run may go on.
+        models: the grid's models (a multi-model preset such as ``paper``); empty = just ``model``.
+            With several, ``leakres run`` runs each into ``OUT/<model slug>/``.
+        dtype: weights' dtype: ``float32``, ``bfloat16``, or ``auto`` (bfloat16 on CUDA, else float32).
+        engine: ``local`` (in-process) or ``openai`` (an OpenAI-compatible server per model;
+            :mod:`leakres_cli.engines`).
+        engine_cmd: the server command template for ``openai`` (``{model}``, ``{port}``, ``{host}``).
+        engine_prompts: ``ids`` (token ids, exact) or ``text`` sent to the server.
+        method_settings: name of the shipped per-(method, model) settings table applied under
+            ``--set`` (``paper``: :mod:`leakres_cli.paper_settings`); None = unlearn-zoo's defaults.
+        judge_required: fail before any work when the llm judge has no model/endpoint (``paper``).
     """
 
     model: str = "smollm2-135m-instruct"
@@ -75,6 +87,13 @@ class RunConfig:
     bbh_cot: bool = False
     data_dir: str | None = None
     allow_fewer: bool = False
+    models: tuple[str, ...] = ()
+    dtype: str = "float32"
+    engine: str = "local"
+    engine_cmd: str | None = None
+    engine_prompts: str = "ids"
+    method_settings: str | None = None
+    judge_required: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -115,6 +134,30 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "bbh_tasks": FULL_BBH_TASKS,
             "bbh_limit": FULL_BBH_LIMIT,
             "bbh_cot": False,
+        },
+    ),
+    "paper": (
+        "the paper's grid: MQuAKE, 500 questions per type, Llama-3.1-8B/Qwen3-14B/Qwen3-32B, six "
+        "methods with per-(method, model) settings, Probab/FocusOnKey/Quantization INT4, LLM judge, "
+        "BBH 27 tasks with CoT, bf16 on CUDA (see `leakres plan --preset paper`)",
+        {
+            "source": "mquake",
+            "source_path": "MQuAKE-CF-3k-v2",  # canonical file (kg-qgen downloads it once, pinned)
+            "types": ALL_TYPES,
+            "per_type": 500,
+            "model": PAPER_MODELS[0],
+            "models": PAPER_MODELS,
+            "methods": ("ga", "npo", "rmu", "tv", "palu", "as"),
+            "attacks": ("probab", "focus_on_key", "quantization"),
+            # bitsandbytes' 4-bit load (fp4, the paper code's default) = table 5's INT4 precision
+            "attack_overrides": {"quantization": {"method": "fp4"}},
+            "judge": "llm",
+            "judge_required": True,
+            "bbh_tasks": ("all",),
+            "bbh_limit": 0,
+            "bbh_cot": True,
+            "dtype": "auto",
+            "method_settings": "paper",
         },
     ),
 }

@@ -8,6 +8,7 @@ import click
 
 from . import __version__
 from .commands.list_cmd import list_command
+from .commands.plan import plan_command
 from .commands.prepare import prepare_command
 from .commands.report import report_command
 from .commands.run import run_command
@@ -47,6 +48,7 @@ def cli() -> None:
 cli.add_command(run_command)
 cli.add_command(list_command)
 cli.add_command(prepare_command)
+cli.add_command(plan_command)
 cli.add_command(report_command)
 
 

@@ -115,9 +115,12 @@ class UnlearnedModel:
             with self.bench.timer.stage(f"{self.method}:unlearn"):
                 self._model, self.record = self.bench.unlearn(self.method, self.forget, self.retain)
             self.bench.store.put(f"{self.method}/unlearn", self.record)
+            self.bench.generation.register(self._model, self.method)
         return self._model
 
     def release(self) -> None:
+        if self._model is not None:
+            self.bench.generation.release(self._model)  # stops its server, if one runs
         self._model = None
 
 
@@ -130,7 +133,10 @@ class Benchmark:
         out_dir: Path,
         *,
         progress: bool = True,
+        engine_options: dict[str, Any] | None = None,
     ) -> None:
+        from .engines import GenerationRouter
+
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
@@ -140,6 +146,11 @@ class Benchmark:
         self._tokenizer: Any = None
         self._judge: Any = None
         self.model_path: str | None = None
+        # Which engine decodes each model (in-process or a server per model): leakres_cli.engines.
+        self.generation = GenerationRouter(
+            cfg.engine, cfg.engine_cmd, out_dir=out_dir, prompts=cfg.engine_prompts,
+            progress=progress, **(engine_options or {}),
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ stages
     def build_questions(self) -> dict[str, Any]:
@@ -189,9 +200,13 @@ class Benchmark:
 
     def model(self) -> tuple[Any, Any]:
         if self._model is None:
+            from .engines import resolve_dtype
             from .models import load_model
 
-            self._model, self._tokenizer, self.model_path = load_model(self.cfg.model)
+            self._model, self._tokenizer, self.model_path = load_model(
+                self.cfg.model, dtype=resolve_dtype(self.cfg.dtype)
+            )
+            self.generation.register(self._model, "base", self.model_path)  # served from its path
         return self._model, self._tokenizer
 
     def decoding(self) -> dict[str, Any]:
@@ -210,13 +225,23 @@ class Benchmark:
         }
 
     def answer(self, model: Any, questions: Sequence[Record], desc: str) -> list[str]:
-        """Greedy answers, batched (recover_attacks.generate sorts by length and restores order)."""
+        """Greedy answers: in-process (recover_attacks.generate, continuous batching) or, with
+        ``--engine openai``, from the model's server with the same prompts and decoding."""
         from recover_attacks import generate
 
         if not questions:
             return []
         _, tokenizer = self.model()
         protocol = self.decoding()
+        server = self.generation.engine_for(model, tokenizer)
+        if server is not None:
+            from recover_attacks.engine import DecodingConfig
+
+            config = DecodingConfig(
+                max_new_tokens=protocol["max_new_tokens"], seed=protocol["seed"]
+            )
+            texts = self.generation.answer(server, [q["question"] for q in questions], config)
+            return [responses[0] for responses in texts]
         outputs = generate(
             model,
             tokenizer,
@@ -520,9 +545,10 @@ class Benchmark:
             return self.rejudge(name, cached, "recovered", by_id, lambda i: cached["responses"][i])
         atk = self.make_attack(attack)
         results = []
-        if targets:
+        if targets:  # probab/focus_on_key decode on the server with --engine openai
             base_model, tokenizer = self.model()
-            results = atk.run(
+            results = self.generation.run_attack(
+                atk,
                 get_unlearned(),
                 tokenizer,
                 targets,
@@ -617,6 +643,14 @@ class Benchmark:
 
     # ------------------------------------------------------------------ orchestration
     def run(self) -> dict[str, Any]:
+        try:
+            results = self._run()
+        finally:
+            self.generation.close()  # no server outlives the run, even on an error or Ctrl-C
+        results["engine"] = self.generation.describe()
+        return results
+
+    def _run(self) -> dict[str, Any]:
         cfg = self.cfg
         start = time.perf_counter()
         conflicts = self.attack_decoding_conflicts()

@@ -10,7 +10,9 @@ from pathlib import Path
 import click
 
 from ..config import ALL_TYPES, PRESETS, preset_config
+from ..engines import DTYPES, ENGINES, PROMPT_MODES
 from ..errors import LeakresError
+from ..executors import EXECUTORS
 from ..store import check_writable_dir, write_json_atomic, write_text_atomic
 
 
@@ -131,13 +133,85 @@ def _seed_everything(seed: int) -> None:
     "--fresh", is_flag=True, help="Ignore finished cells in --out and recompute everything."
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=None,
+    help="Who generates: 'local' (in-process) or 'openai': an OpenAI-compatible server that leakres "
+    "starts per model with --engine-cmd (the base model from its path, each unlearned model saved "
+    "to OUT/engine/models/ as safetensors first) for the evaluation and the sampling attacks "
+    "(probab, focus_on_key). Unlearning, BBH, FocusOnKey's key-token search and the attacks that "
+    "need the weights (quantization, relearn) and in_context stay in-process [preset: local].",
+)
+@click.option(
+    "--engine-cmd",
+    default=None,
+    metavar="TEMPLATE",
+    help="Server command for --engine openai, with {model} and {port} (and optional {host}), e.g. "
+    "'vllm serve {model} --port {port}'.",
+)
+@click.option(
+    "--engine-prompts",
+    type=click.Choice(PROMPT_MODES),
+    default=None,
+    help="Send the server token ids (exact; no second BOS) or text (servers that take text only, "
+    "e.g. Ollama) [preset: ids].",
+)
+@click.option(
+    "--engine-startup-timeout",
+    type=float,
+    default=600.0,
+    show_default=True,
+    help="Seconds a server may take to answer its health check.",
+)
+@click.option(
+    "--engine-concurrency",
+    type=int,
+    default=16,
+    show_default=True,
+    help="Requests in flight at once to the server.",
+)
+@click.option(
+    "--dtype",
+    type=click.Choice(DTYPES),
+    default=None,
+    help="Weights' dtype; auto = bfloat16 on CUDA, float32 otherwise [preset: float32; paper: auto].",
+)
+@click.option(
+    "--cell",
+    default=None,
+    metavar="ID",
+    help="Run one cell of the grid only (`leakres plan` lists them: 'base', a method, or "
+    "'MODEL-SLUG/METHOD' for multi-model presets; or the cell's index, e.g. $SLURM_ARRAY_TASK_ID) "
+    "into the same run directory and cell store; a run without --cell then collects results.json.",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(EXECUTORS),
+    default="local",
+    show_default=True,
+    help="Who runs the grid's cells: this process in turn, or Ray tasks (base cells first, then "
+    "every method cell at once; each as `--cell ID` would), then results.json is collected here.",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    help="Ray cluster for --executor ray (default: start a local Ray instance on this machine).",
+)
+@click.option(
+    "--ray-cpus", type=int, default=None, help="CPUs of the local Ray instance [all cores]."
+)
 def run_command(preset: str, out_dir: Path, model: str | None, source: str | None, source_path: str | None,
                 types: str | None, methods: str | None, attacks: str | None, n_forget: int | None,
                 n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None,
                 judge_model: str | None, judge_base_url: str | None, seed: int | None,
                 batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
                 bbh_cot: bool | None, max_new_tokens: int | None, data_dir: str | None,
-                allow_fewer: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool) -> None:  # fmt: skip
+                allow_fewer: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool,
+                engine: str | None, engine_cmd: str | None, engine_prompts: str | None,
+                engine_startup_timeout: float, engine_concurrency: int, dtype: str | None,
+                cell: str | None, executor: str, ray_address: str | None,
+                ray_cpus: int | None) -> None:  # fmt: skip
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
     With no options it runs the `smoke` preset: single-hop and hypothetical-syllogism questions from the
@@ -152,27 +226,78 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
         per_type=per_type, sh_pool=sh_pool, judge=judge, judge_model=judge_model,
         judge_base_url=judge_base_url, seed=seed, batch_size=batch_size,
         bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, bbh_cot=bbh_cot,
-        max_new_tokens=max_new_tokens, data_dir=data_dir, allow_fewer=allow_fewer,
+        max_new_tokens=max_new_tokens, data_dir=data_dir, allow_fewer=allow_fewer, engine=engine,
+        engine_cmd=engine_cmd, engine_prompts=engine_prompts, dtype=dtype,
     )  # fmt: skip
+    if model is not None:
+        cfg.models = ()  # --model replaces a multi-model preset's grid
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
-    cfg.method_overrides, cfg.attack_overrides = method_over, attack_over
+    cfg.method_overrides = method_over
+    cfg.attack_overrides = {
+        a: {**cfg.attack_overrides.get(a, {}), **attack_over.get(a, {})}
+        for a in sorted({*cfg.attack_overrides, *attack_over})
+        if a in cfg.attacks
+    }  # the preset's attack settings (paper: 4-bit quantization), the user's --set on top
     _validate_names(cfg)
+    from ..grid import check_run_config, find_cell, grid_models, model_config, run_dir
+
+    check_run_config(cfg)
+    chosen = find_cell(cfg, cell) if cell is not None else None
+    if chosen is not None and executor != "local":
+        raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
+    check_writable_dir(out_dir)
+    # Resolve the models before the long stages so a bad name fails in a second, not after building data.
+    from ..models import resolve_model
+
+    for name in grid_models(cfg):
+        resolve_model(name)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    engine_options = {
+        "startup_timeout": engine_startup_timeout, "concurrency": engine_concurrency,
+    }  # fmt: skip
+    if chosen is not None:
+        _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
+        return
+    if executor == "ray":
+        from ..executors import run_cells_with_ray
+
+        ran = run_cells_with_ray(
+            cfg, out_dir, engine_options=engine_options, fresh=fresh, num_cpus=ray_cpus,
+            address=ray_address,
+        )  # fmt: skip
+        click.echo(f"Ray ran {len(ran)} cells: {', '.join(ran)}; collecting results")
+        fresh = False  # the cells were just recomputed by the tasks
+    for name in grid_models(cfg):
+        _run_model(
+            model_config(cfg, name), run_dir(cfg, out_dir, name), fresh=fresh, quiet=quiet,
+            engine_options=engine_options,
+        )  # fmt: skip
+
+
+def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
+    from ..grid import run_cell
+
+    target = run_cell(
+        cfg, cell, out_dir, fresh=fresh, progress=not quiet, engine_options=engine_options
+    )
+    click.echo(
+        f"Cell {cell.id} done in {target / 'cells'}; `leakres run` with the same options and no "
+        "--cell writes results.json once every cell is done"
+    )
+
+
+def _run_model(cfg, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
     check_writable_dir(out_dir)
     if fresh and (out_dir / "cells").exists():
         import shutil
 
         shutil.rmtree(out_dir / "cells")
-    # Resolve the model before the long stages so a bad name fails in a second, not after building data.
-    from ..models import resolve_model
-
-    resolve_model(cfg.model)
     _seed_everything(cfg.seed)
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
     from ..pipeline import Benchmark
     from ..summary import render
 
-    bench = Benchmark(cfg, out_dir, progress=not quiet)
+    bench = Benchmark(cfg, out_dir, progress=not quiet, engine_options=engine_options)
     results = bench.run()
     write_json_atomic(out_dir / "results.json", results)
     text = render(results)

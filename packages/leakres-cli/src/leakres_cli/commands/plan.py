@@ -1,0 +1,349 @@
+"""`leakres plan`: the grid's cells with GPU-hour / memory estimates, and a check that it all resolves.
+
+Nothing is loaded or downloaded: model sizes come from the shipped table or a local config.json
+(:mod:`leakres_cli.costs`), names from the libraries' registries, files from the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..config import PRESETS, RunConfig, preset_config
+from ..costs import Assumptions, count_parameters, estimate, model_architecture
+from ..errors import LeakresError
+from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
+
+
+def _split(value: str | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+def _env(option: str) -> list[str]:
+    """Read an option from `leakres plan`'s and `leakres run`'s variables alike (one setup for both)."""
+    return [f"LEAKRES_PLAN_{option}", f"LEAKRES_RUN_{option}"]
+
+
+@click.command("plan")
+@click.option("--preset", default="smoke", show_default=True, help=f"One of {', '.join(PRESETS)}.")
+@click.option("--model", default=None, help="One model instead of the preset's grid.")
+@click.option("--methods", default=None, help="Comma-separated unlearning methods.")
+@click.option("--attacks", default=None, help="Comma-separated recovery attacks.")
+@click.option("--source", default=None, help="Knowledge source (builtin, mquake, triples).")
+@click.option("--input", "source_path", default=None, help="Input file of the source.")
+@click.option("--per-type", type=int, default=None, help="Multi-hop questions per type.")
+@click.option("--judge", default=None, envvar=_env("JUDGE"), help="Judge name(s).")
+@click.option("--judge-model", default=None, envvar=_env("JUDGE_MODEL"), help="llm judge model.")
+@click.option(
+    "--judge-base-url", default=None, envvar=_env("JUDGE_BASE_URL"), help="llm judge endpoint."
+)
+@click.option("--engine", default=None, envvar=_env("ENGINE"), help="local or openai.")
+@click.option("--engine-cmd", default=None, envvar=_env("ENGINE_CMD"), help="Server template.")
+@click.option(
+    "--gpus", type=int, default=None, help="GPUs available: wall-clock estimate, per-cell fit."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "json", "slurm"]),
+    default="table",
+    show_default=True,
+    help="table (text), json, or slurm (write a job-array script running `leakres run --cell`).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leakres-out"),
+    show_default=True,
+    help="The run directory the SLURM jobs write into.",
+)
+@click.option(
+    "--script",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where --format slurm writes the script [default: leakres-PRESET.sbatch].",
+)
+@click.option("--gpu-tflops", type=float, default=None, help="GPU peak bf16 TFLOP/s [312].")
+@click.option("--gpu-memory-gb", type=float, default=None, help="GPU memory in GB [80].")
+@click.option("--train-mfu", type=float, default=None, help="MFU of training [0.35].")
+@click.option("--inference-mfu", type=float, default=None, help="MFU of generation [0.10].")
+def plan_command(preset: str, model: str | None, methods: str | None, attacks: str | None,
+                 source: str | None, source_path: str | None, per_type: int | None,
+                 judge: str | None, judge_model: str | None, judge_base_url: str | None,
+                 engine: str | None, engine_cmd: str | None, gpus: int | None, fmt: str,
+                 out_dir: Path, script: Path | None, gpu_tflops: float | None,
+                 gpu_memory_gb: float | None, train_mfu: float | None,
+                 inference_mfu: float | None) -> None:  # fmt: skip
+    """List the grid's cells (model x method x stage) with estimated GPU-hours and memory, and check
+    that every name, file, model size and the judge endpoint resolve, without loading a model.
+
+    `--format slurm` writes a SLURM job-array script: one array task per `leakres run --cell ID`.
+    """
+    run_args = _run_args(
+        preset=preset, model=model, methods=methods, attacks=attacks, source=source,
+        input=source_path, per_type=per_type, judge=judge, judge_model=judge_model,
+        judge_base_url=judge_base_url, engine=engine, engine_cmd=engine_cmd,
+    )  # fmt: skip
+    cfg = preset_config(
+        preset, model=model, methods=_split(methods), attacks=_split(attacks), source=source,
+        source_path=source_path, per_type=per_type, judge=judge, judge_model=judge_model,
+        judge_base_url=judge_base_url, engine=engine, engine_cmd=engine_cmd,
+    )  # fmt: skip
+    if model is not None:
+        cfg.models = ()
+    assumptions = Assumptions(
+        **{k: v for k, v in {"gpu_peak_tflops": gpu_tflops, "gpu_memory_gb": gpu_memory_gb,
+                             "train_mfu": train_mfu, "inference_mfu": inference_mfu}.items()
+           if v is not None}
+    )  # fmt: skip
+    notes, problems = validate(cfg)
+    if problems:
+        raise LeakresError(
+            f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
+        )
+    cells = grid_cells(cfg)
+    job_ids = {(c.model, c.stage): c.id for c in cells}
+    costs: list[Any] = []
+    for name in grid_models(cfg):
+        costs += estimate(model_config(cfg, name), (name,), job_ids, assumptions)
+    plan = _plan_record(cfg, preset, cells, costs, assumptions, notes, gpus)
+    if fmt == "json":
+        click.echo(json.dumps(plan, indent=2))
+    elif fmt == "table":
+        click.echo(_table(plan))
+    else:
+        path = script or Path(f"leakres-{preset}.sbatch")
+        path.write_text(_slurm(plan, cells, run_args, out_dir, gpus), encoding="utf-8")
+        click.echo(f"Wrote {path}: {len(cells)} array tasks (`leakres run --cell ID` each)")
+
+
+def _run_args(**options: Any) -> list[str]:
+    """The `leakres run` options that select the same grid (so the cells' fingerprints match)."""
+    args: list[str] = []
+    for name, value in options.items():
+        if value is not None:
+            args += [f"--{name.replace('_', '-')}", str(value)]
+    return args
+
+
+def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
+    """(notes, problems): every name, file and size of the grid, checked without loading models."""
+    notes: list[str] = []
+    problems: list[str] = []
+    from leak_metrics import get_judge
+    from recover_attacks import get_attack
+    from unlearn_zoo import get_unlearner
+
+    for kind, factory, names in (("method", get_unlearner, cfg.methods),
+                                 ("attack", get_attack, cfg.attacks)):  # fmt: skip
+        over = cfg.method_overrides if kind == "method" else cfg.attack_overrides
+        for name in names:
+            try:
+                factory(name, **over.get(name, {}))
+            except (KeyError, ValueError, TypeError) as exc:
+                problems.append(f"{kind} {str(exc).strip(chr(39) + chr(34))}")
+    for name in (n.strip() for n in cfg.judge.split(",")):
+        if name == "llm":
+            continue
+        try:
+            get_judge(name)
+        except (KeyError, ValueError, TypeError) as exc:
+            problems.append(f"judge {str(exc).strip(chr(39) + chr(34))}")
+    endpoint = judge_endpoint_problem(cfg)
+    if endpoint:
+        problems.append(endpoint)
+    elif "llm" in cfg.judge:
+        where = cfg.judge_base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI endpoint"
+        notes.append(f"llm judge {cfg.judge_model} at {where}")
+    problems += _check_source(cfg, notes)
+    from ..engines import validate_engine
+
+    try:
+        validate_engine(cfg.engine, cfg.engine_cmd, cfg.engine_prompts)
+    except LeakresError as exc:
+        problems.append(str(exc))
+    for name in grid_models(cfg):
+        try:
+            arch, origin = model_architecture(name)
+            notes.append(f"{name}: {count_parameters(arch) / 1e9:.2f}B parameters ({origin})")
+        except LeakresError as exc:
+            problems.append(str(exc))
+    if cfg.method_settings:
+        from ..grid import check_method_settings
+
+        problems += check_method_settings(cfg)
+    if cfg.bbh_tasks:
+        problems += _check_bbh(cfg, notes)
+    return notes, problems
+
+
+def _check_source(cfg: RunConfig, notes: list[str]) -> list[str]:
+    from kg_qgen.sources import available_sources
+
+    known = available_sources()
+    if cfg.source not in known:
+        return [f"unknown source '{cfg.source}'; known: {', '.join(known)}"]
+    if cfg.source == "builtin":
+        notes.append("source builtin: the knowledge base shipped in kg-qgen")
+        return []
+    if not cfg.source_path:
+        return [f"source {cfg.source} needs --input (a file, or a canonical MQuAKE name)"]
+    path = Path(cfg.source_path).expanduser()
+    if path.exists():
+        notes.append(f"source {cfg.source}: {path}")
+        return []
+    if cfg.source == "mquake":
+        from kg_qgen.sources.mquake import CANONICAL, cache_path_for, resolve_url
+
+        url = resolve_url(cfg.source_path)
+        if url is not None:
+            cached = cache_path_for(url)
+            state = "cached at " + str(cached) if cached.exists() else f"downloaded once from {url}"
+            notes.append(f"source mquake: {cfg.source_path} ({state})")
+            return []
+        return [
+            f"--input {cfg.source_path}: no such file, and not a canonical MQuAKE name "
+            f"({', '.join(CANONICAL)}) or URL"
+        ]
+    return [f"--input {cfg.source_path}: no such file"]
+
+
+def _check_bbh(cfg: RunConfig, notes: list[str]) -> list[str]:
+    from leak_metrics.bbh.data import BBH_TASKS, default_data_dir
+
+    tasks = BBH_TASKS if cfg.bbh_tasks == ("all",) else cfg.bbh_tasks
+    unknown = [t for t in tasks if t not in BBH_TASKS]
+    if unknown:
+        return [f"unknown BBH task(s) {', '.join(unknown)}"]
+    data = default_data_dir()
+    if data is not None and all((data / "bbh" / f"{t}.json").is_file() for t in tasks):
+        notes.append(f"BBH: {len(tasks)} tasks from {data}")
+    else:
+        notes.append(
+            f"BBH: {len(tasks)} tasks, downloaded once (LEAKRES_DATA_DIR/bbh not complete)"
+        )
+    return []
+
+
+def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list[Any],
+                 a: Assumptions, notes: list[str], gpus: int | None) -> dict[str, Any]:  # fmt: skip
+    jobs = []
+    for cell in cells:
+        mine = [c for c in costs if c.job == cell.id]
+        peak = max(mine, key=lambda c: c.memory_gb, default=None)
+        jobs.append({
+            "index": cell.index, "id": cell.id, "model": cell.model, "stage": cell.stage,
+            "gpu_hours": round(sum(c.gpu_hours for c in mine), 3),
+            "memory_gb": max((c.memory_gb for c in mine), default=0.0),
+            "gpus": max((c.gpus for c in mine), default=1),
+            "peak_stage": peak.stage if peak else None,
+        })  # fmt: skip
+    total = round(sum(c.gpu_hours for c in costs), 2)
+    warnings = []
+    if gpus is not None:
+        warnings = [f"cell {j['id']} needs {j['gpus']} GPUs, more than --gpus {gpus}"
+                    for j in jobs if j["gpus"] > gpus]  # fmt: skip
+    return {
+        "preset": preset,
+        "config": {k: v for k, v in cfg.to_dict().items() if k != "method_overrides"},
+        "assumptions": {
+            **a.describe(),
+            "flops": "2 N per token forward (generation, reference model), 6 N per token training",
+            "gpu_hours": "FLOPs / (peak x MFU) / 3600; token counts are upper bounds",
+            "memory": "weights x bytes/dtype (+ KV cache of kv_batch_rows sequences); training: "
+            "full Adam = weights, grads, m, v in the weights' dtype (8 B/param in bf16) (+ frozen "
+            "reference), LoRA: frozen weights + 1% trainable x 8 B; cells needing >1 GPU need a "
+            "sharded launch (README 'Large models', untested)",
+            "not counted": "model loading, server start-up, saving checkpoints, judge API time",
+        },
+        "checks": notes,
+        "cells": [c.to_dict() for c in costs],
+        "jobs": jobs,
+        "totals": {
+            "gpu_hours": total,
+            "gpus": gpus,
+            "wall_hours_at_gpus": round(total / gpus, 2) if gpus else None,
+            "wall_note": "perfect packing of the cells on --gpus GPUs (an optimistic bound)",
+        },
+        "warnings": warnings,
+    }
+
+
+def _table(plan: dict[str, Any]) -> str:
+    lines = [f"leakres plan --preset {plan['preset']}", "", "Checks (all resolved):"]
+    lines += [f"  - {n}" for n in plan["checks"]]
+    lines += ["", f"{'job (--cell)':<34} {'stage':<22} {'TFLOP':>12} {'GPU-h':>9} {'mem GB':>8} {'GPUs':>4}"]  # fmt: skip
+    for c in plan["cells"]:
+        lines.append(f"{c['job']:<34} {c['stage']:<22} {c['tflop']:>12.1f} {c['gpu_hours']:>9.3f} "
+                     f"{c['memory_gb']:>8.1f} {c['gpus']:>4}")  # fmt: skip
+    t = plan["totals"]
+    lines += ["", f"Total: {t['gpu_hours']:.2f} GPU-hours over {len(plan['jobs'])} jobs"]
+    if t["gpus"]:
+        lines.append(f"Wall clock on {t['gpus']} GPUs: {t['wall_hours_at_gpus']:.2f} h ({t['wall_note']})")  # fmt: skip
+    lines += [f"warning: {w}" for w in plan["warnings"]]
+    lines += ["", "Assumptions:"]
+    lines += [f"  {k}: {v}" for k, v in plan["assumptions"].items()]
+    return "\n".join(lines)
+
+
+def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out_dir: Path,
+           gpus: int | None) -> str:  # fmt: skip
+    jobs = plan["jobs"]
+    per_task_gpus = gpus if gpus is not None else max(j["gpus"] for j in jobs)
+    hours = max(1.0, math.ceil(max(j["gpu_hours"] for j in jobs) * 1.5 + 0.5))
+    base = [str(c.index) for c in cells if c.stage == "base"]
+    rest = [str(c.index) for c in cells if c.stage != "base"]
+    command = shlex.join(["leakres", "run", *run_args, "--out", str(out_dir), "--quiet"])
+    ids = "\n".join(f"  {shlex.quote(c.id)}  # {c.index}: {c.model} {c.stage}" for c in cells)
+    name = f"leakres-{plan['preset']}"
+    multi = [f"#   {j['id']}: {j['gpus']} GPUs ({j['peak_stage']}, {j['memory_gb']} GB)"
+             for j in jobs if j["gpus"] > 1]  # fmt: skip
+    multi_note = (
+        "# WARNING: these cells need more than one GPU of --gpu-memory-gb; a plain `leakres run`\n"
+        "# uses one device, so they need larger GPUs or the sharded launch of README 'Large models'\n"
+        "# (untested):\n" + "\n".join(multi) + "\n"
+        if multi
+        else ""
+    )
+    rest_array = f"--array={','.join(rest)} " if rest else ""
+    return f"""#!/bin/bash
+# {name}: {len(cells)} cells of `leakres run` (written by `leakres plan --format slurm`).
+# Estimated {plan["totals"]["gpu_hours"]} GPU-hours in all ({plan["assumptions"]["gpu_name"]};
+# assumptions: `leakres plan --format json`). Each array task runs ONE cell into {out_dir}:
+# the cells of a model share its run directory and cell store, so they are independent jobs.
+#
+# Submit the base cells first (questions + base answers), the method cells after them, then one
+# run without --cell that finds every cell finished and writes results.json and the report:
+#   mkdir -p {out_dir}/slurm   # SLURM opens the --output log before the script runs
+#   BASE=$(sbatch --parsable --array={",".join(base)} {name}.sbatch)
+#   GRID=$(sbatch --parsable --dependency=afterok:$BASE {rest_array}{name}.sbatch)
+#   sbatch --dependency=afterok:$GRID --gres=gpu:0 --wrap {shlex.quote(command)}
+# (A method cell whose base cell is missing computes it itself, so the order only saves work.)
+#
+# The llm judge's API key is read from LEAK_METRICS_API_KEY / OPENAI_API_KEY in the job's
+# environment (sbatch exports the submitting shell's); it is never written here.
+# Models of 14B+ that do not fit one GPU: see packages/leakres-cli/README.md, "Large models"
+# (accelerate FSDP / DeepSpeed ZeRO-3 configs shipped in leakres_cli/accelerate/).
+{multi_note}#SBATCH --job-name={name}
+#SBATCH --array=0-{len(cells) - 1}
+#SBATCH --gres=gpu:{per_task_gpus}
+#SBATCH --cpus-per-task=8
+#SBATCH --time={int(hours)}:00:00
+#SBATCH --output={out_dir}/slurm/%A_%a.log
+set -euo pipefail
+export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
+CELLS=(
+{ids}
+)
+CELL="${{CELLS[$SLURM_ARRAY_TASK_ID]}}"
+echo "leakres cell $SLURM_ARRAY_TASK_ID: $CELL"
+exec {command} --cell "$CELL"
+"""
