@@ -98,7 +98,7 @@ class OpenAIBackend:
             f"max_retries={self.max_retries})"
         )
 
-    def settings(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         """Credential-free settings, for recording in results."""
         return {
             "backend": "openai",
@@ -108,6 +108,10 @@ class OpenAIBackend:
             "timeout": self.timeout,
             "max_retries": self.max_retries,
         }
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
 
     def _redact(self, text: str) -> str:
         if self.__api_key:

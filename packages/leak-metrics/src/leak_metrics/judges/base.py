@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from leak_metrics.datatypes import JudgeItem, MultiResponseItem, Verdict
 
@@ -18,6 +18,8 @@ class Judge(ABC):
     """
 
     name: str = "judge"
+    config_cls: ClassVar[type[Any] | None] = None
+    """The dataclass of the judge's settings (None: the judge has none)."""
 
     @abstractmethod
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:

@@ -317,6 +317,7 @@ class LLMJudge(Judge):
     """Judge by asking a chat model; see the module docstring for prompt and reliability rules."""
 
     name = "llm"
+    config_cls = LLMJudgeConfig
 
     def __init__(self, backend: ChatBackend, config: LLMJudgeConfig | None = None) -> None:
         self.backend = backend
