@@ -120,6 +120,8 @@ def agreement(verdicts_a: Sequence[Verdict], verdicts_b: Sequence[Verdict]) -> d
     if n == 0:
         result["kappa_undefined_reason"] = "no item judged by both judges"
         return result
+    # Hand-written rather than sklearn's cohen_kappa_score: scipy + scikit-learn (44 MB) for four
+    # lines; it agreed with it to 2.7e-15 on 1,965 random label pairs (README, "which interval").
     observed = sum(a == b for a, b in pairs) / n
     p_a = sum(a for a, _ in pairs) / n
     p_b = sum(b for _, b in pairs) / n
