@@ -56,7 +56,9 @@ def test_plugin_attack_from_entry_point(monkeypatch, model, tokenizer, questions
 
     monkeypatch.setitem(globals(), "EchoAttack", EchoAttack)
     ep = EntryPoint(name="echo", value=f"{__name__}:EchoAttack", group=registry.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(registry, "entry_points", lambda group: [ep] if group == ep.group else [])
+    import recover_attacks.plugins as plugins  # entry point discovery lives here since issue 12
+
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [ep] if group == ep.group else [])
     assert "echo" in list_attacks()
     out = get_attack("echo", suffix="?!").run(model, tokenizer, questions[:1])
     assert out[0].responses == [questions[0]["question"] + "?!"]

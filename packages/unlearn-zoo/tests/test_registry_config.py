@@ -63,13 +63,15 @@ def test_default_overrides_tiers_are_valid_configs() -> None:
 def test_entry_point_plugin_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     from importlib.metadata import EntryPoint
 
+    import unlearn_zoo.plugins as plugins
     import unlearn_zoo.registry as reg
 
     ep = EntryPoint(
         name="my_ga", value="unlearn_zoo.methods.ga:GAUnlearner", group=reg.ENTRY_POINT_GROUP
     )
+    # discovery lives in the registry helper (unlearn_zoo.plugins) since issue 12
     monkeypatch.setattr(
-        reg, "entry_points", lambda group: [ep] if group == reg.ENTRY_POINT_GROUP else []
+        plugins, "entry_points", lambda group: [ep] if group == reg.ENTRY_POINT_GROUP else []
     )
     assert "my_ga" in list_unlearners()
     assert get_unlearner("my_ga", lr=2e-5).config.lr == 2e-5

@@ -8,14 +8,14 @@ Quick start::
     kg_qgen.save(result, "out/mquake")
 """
 
-from kg_qgen.errors import KgQgenInputError
+from kg_qgen.errors import KgQgenError, KgQgenInputError, UnknownNameError
 from kg_qgen.generate.base import QuestionGenerator, make_record
-from kg_qgen.generate.registry import get_generator, register_generator
+from kg_qgen.generate.registry import available_generators, get_generator, register_generator
 from kg_qgen.graph import Entity, Fact, KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import MatchConfig
 from kg_qgen.pipeline import BuildConfig, BuildResult, build, save
-from kg_qgen.sources.registry import available_sources, load_source, register_source
+from kg_qgen.sources.registry import available_sources, get_source, load_source, register_source
 from kg_qgen.verify.base import Check, Reject
 
 __version__ = "0.1.0"
@@ -27,15 +27,19 @@ __all__ = [
     "Check",
     "Entity",
     "Fact",
+    "KgQgenError",
     "KgQgenInputError",
     "KnowledgeGraph",
     "Match",
     "MatchConfig",
     "QuestionGenerator",
     "Reject",
+    "UnknownNameError",
+    "available_generators",
     "available_sources",
     "build",
     "get_generator",
+    "get_source",
     "load_source",
     "make_record",
     "register_generator",

@@ -1,11 +1,22 @@
-"""Errors raised on bad user input."""
+"""Errors kg-qgen raises on purpose: bad user input and unknown registry names."""
 
 from __future__ import annotations
 
-__all__ = ["KgQgenInputError"]
+__all__ = ["KgQgenError", "KgQgenInputError", "UnknownNameError"]
 
 
-class KgQgenInputError(ValueError):
+class KgQgenError(Exception):
+    """Base class of the errors this package raises on purpose."""
+
+
+class UnknownNameError(KgQgenError, KeyError):
+    """A registry lookup failed; the message says "did you mean" and lists every known name."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class KgQgenInputError(KgQgenError, ValueError):
     """Bad input file or record; the message names the file, the line/record and the field."""
 
     def __init__(

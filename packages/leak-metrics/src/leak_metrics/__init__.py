@@ -10,6 +10,7 @@ from leak_metrics.errors import (
     JudgeEndpointError,
     LeakMetricsError,
     MissingExtraError,
+    UnknownNameError,
 )
 from leak_metrics.judges import (
     AliasJudge,
@@ -45,6 +46,7 @@ __all__ = [
     "MetricValue",
     "MissingExtraError",
     "MultiResponseItem",
+    "UnknownNameError",
     "Verdict",
     "__version__",
     "accuracy",

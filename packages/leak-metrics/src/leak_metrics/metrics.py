@@ -19,7 +19,10 @@ from leak_metrics.datatypes import MetricValue
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 0
 CI_LEVEL = 0.95
-MULTI_HOP_TYPES = frozenset({"HS", "MP", "LL", "CC", "DS", "MT"})
+# The question types of docs/ARCHITECTURE.md section 1 (kg-qgen's QUESTION_TYPES; a root test,
+# tests/test_shared_contracts.py, keeps the copies in step).
+QUESTION_TYPES: tuple[str, ...] = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+MULTI_HOP_TYPES = frozenset(QUESTION_TYPES) - {"SH"}
 
 
 def _percentile_ci(samples: np.ndarray) -> tuple[float | None, float | None]:

@@ -1,19 +1,27 @@
 """Recovery attacks against unlearned LLMs: sampling, FocusOnKey, quantization, relearning,
 in-context. Attacks return raw responses (:class:`AttackResult`); they never judge."""
 
-from .base import Attack, AttackConfig, AttackResult
+from .base import Attack, AttackConfig, AttackInputs, AttackResult
 from .errors import (
     ConfigError,
     ForgottenFactLeakError,
     MissingDependencyError,
+    MissingInputError,
     ModelLoadError,
     RecordError,
     RecoverAttacksError,
     UnknownAttackError,
+    UnknownNameError,
 )
 from .generation import format_prompt, generate
 from .loading import load_model, load_tokenizer
-from .registry import ENTRY_POINT_GROUP, get_attack, get_attack_class, list_attacks
+from .registry import (
+    ENTRY_POINT_GROUP,
+    available_attacks,
+    get_attack,
+    get_attack_class,
+    list_attacks,
+)
 from .selection import select_successfully_unlearned
 
 __version__ = "0.1.0"
@@ -22,14 +30,18 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Attack",
     "AttackConfig",
+    "AttackInputs",
     "AttackResult",
     "ConfigError",
     "ForgottenFactLeakError",
     "MissingDependencyError",
+    "MissingInputError",
     "ModelLoadError",
     "RecordError",
     "RecoverAttacksError",
     "UnknownAttackError",
+    "UnknownNameError",
+    "available_attacks",
     "format_prompt",
     "generate",
     "get_attack",

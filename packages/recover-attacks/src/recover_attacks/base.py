@@ -1,4 +1,4 @@
-"""The common attack interface, its result record and the typed config base class."""
+"""The common attack interface, its inputs, its result record and the typed config base class."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
-from .errors import ConfigError
+from .errors import ConfigError, MissingInputError
 from .records import QuestionRecord, validate_questions
 
 
@@ -80,82 +80,137 @@ class AttackConfig:
         return cls(**overrides)
 
 
-class Attack(ABC):
+@dataclasses.dataclass(frozen=True)
+class AttackInputs:
+    """What an attack may need besides the attacked model and the questions.
+
+    Each attack names the fields it uses in ``Attack.requires``; the others are ignored, so a
+    caller may pass one ``AttackInputs`` to every attack.
+    """
+
+    original_model: Any = None
+    """theta_p, the model before unlearning (in memory, or a local path / hub id)."""
+    relearn_data: Sequence[Any] | None = None
+    """(question, answer) pairs or records to fine-tune on; none may be a forgotten fact."""
+    context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None = None
+    """(question, answer) pairs for every question, or a mapping question id -> its pairs."""
+
+
+INPUT_HELP: dict[str, str] = {
+    "original_model": "the pre-unlearning model (theta_p)",
+    "relearn_data": "retain or related (question, answer) facts that exclude the forgotten ones",
+    "context_facts": "(question, answer) pairs of related facts",
+}
+
+ConfigT = TypeVar("ConfigT", bound=AttackConfig)
+
+
+def merge_inputs(inputs: AttackInputs | None, **legacy: Any) -> AttackInputs:
+    """``inputs`` with the older keyword arguments (``original_model=`` ...) folded in; a field
+    given both ways is an error rather than a silent choice."""
+    given = {name: value for name, value in legacy.items() if value is not None}
+    if inputs is None:
+        return AttackInputs(**given)
+    twice = [name for name in given if getattr(inputs, name) is not None]
+    if twice:
+        raise ConfigError(f"{', '.join(twice)} given both in inputs= and as a keyword argument")
+    return dataclasses.replace(inputs, **given)
+
+
+class Attack(ABC, Generic[ConfigT]):
     """A recovery attack: given an unlearned model and questions, return raw responses.
 
-    Subclasses set ``name``, ``config_cls`` and ``required_fields`` and implement ``_run``.
-    ``run`` validates the records, accepts a model path or an in-memory model, and returns one
-    :class:`AttackResult` per question in the input order.
+    Subclasses derive from ``Attack[TheirConfig]`` (so ``self.config`` is typed), set ``name``,
+    ``config_cls``, ``required_fields`` (record fields) and ``requires`` (the
+    :class:`AttackInputs` fields they use), and implement ``_run``, which receives exactly the
+    inputs named in ``requires`` as keyword arguments, plus ``progress``. ``run`` validates the
+    records, checks the required inputs, accepts a model path or an in-memory model, and returns
+    one :class:`AttackResult` per question in the input order.
     """
 
     name: ClassVar[str]
     config_cls: ClassVar[type[AttackConfig]]
     required_fields: ClassVar[tuple[str, ...]] = ("id", "question")
+    requires: ClassVar[tuple[str, ...]] = ()
+    config: ConfigT
 
-    def __init__(self, config: AttackConfig | None = None) -> None:
-        self.config = config if config is not None else self.config_cls()
-        if not isinstance(self.config, self.config_cls):
+    def __init__(self, config: ConfigT | None = None) -> None:
+        chosen = config if config is not None else self.config_cls()
+        if not isinstance(chosen, self.config_cls):
             raise ConfigError(
                 f"attack {self.name!r} needs a {self.config_cls.__name__}, "
-                f"got {type(self.config).__name__}"
+                f"got {type(chosen).__name__}"
             )
+        self.config = cast(ConfigT, chosen)  # checked just above against config_cls
+
+    def describe(self, **extra: Any) -> dict[str, Any]:
+        """Run metadata: the config plus run-time facts, recorded in every result."""
+        return {**dataclasses.asdict(self.config), **extra}
 
     def settings(self, **extra: Any) -> dict[str, Any]:
-        """Config plus run-time facts, recorded in every result."""
-        return {**dataclasses.asdict(self.config), **extra}
+        """Deprecated alias of :meth:`describe`."""
+        return self.describe(**extra)
 
     def run(
         self,
         model: Any,
         tokenizer: Any,
         questions: Sequence[QuestionRecord],
+        inputs: AttackInputs | None = None,
         *,
+        progress: bool = True,
         original_model: Any = None,
         relearn_data: Sequence[Any] | None = None,
         context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None = None,
-        progress: bool = True,
     ) -> list[AttackResult]:
         """Attack ``questions`` (normally S_suc; passing all items is the caller's choice).
 
         ``model`` is an in-memory causal LM or a local path / hub id (then ``tokenizer`` may be
-        None and is loaded from the same place). ``original_model`` (theta_p) is needed by
-        ``focus_on_key``, ``relearn_data`` by ``relearn``, ``context_facts`` by ``in_context``.
+        None and is loaded from the same place). ``inputs`` carries what the attack
+        ``requires``; the keywords ``original_model``, ``relearn_data`` and ``context_facts``
+        are the older way to give the same fields and are merged into ``inputs``.
         """
         from .loading import resolve_model
 
-        validate_questions(questions, self.required_fields)
-        model, tokenizer = resolve_model(model, tokenizer)
-        if original_model is not None and not hasattr(original_model, "forward"):
-            original_model, _ = resolve_model(original_model, tokenizer)
-        if not questions:
-            return []
-        return self._run(
-            model,
-            tokenizer,
-            list(questions),
+        inputs = merge_inputs(
+            inputs,
             original_model=original_model,
             relearn_data=relearn_data,
             context_facts=context_facts,
-            progress=progress,
         )
+        validate_questions(questions, self.required_fields)
+        model, tokenizer = resolve_model(model, tokenizer)
+        if not questions:
+            return []
+        self.check_inputs(inputs)
+        given = {name: getattr(inputs, name) for name in self.requires}
+        theta_p = given.get("original_model")
+        if theta_p is not None and not hasattr(theta_p, "forward"):
+            given["original_model"], _ = resolve_model(theta_p, tokenizer)
+        return self._run(model, tokenizer, list(questions), progress=progress, **given)
+
+    def check_inputs(self, inputs: AttackInputs) -> None:
+        """Raise :class:`MissingInputError` naming the first required input that is None."""
+        for name in self.requires:
+            if name not in INPUT_HELP:
+                raise ConfigError(
+                    f"attack {self.name!r} requires unknown input {name!r}; "
+                    f"AttackInputs has {', '.join(INPUT_HELP)}"
+                )
+            if getattr(inputs, name) is None:
+                raise MissingInputError(
+                    f"attack {self.name!r} needs {name}: {INPUT_HELP[name]} "
+                    f"(pass inputs=AttackInputs({name}=...))"
+                )
 
     @abstractmethod
-    def _run(
-        self,
-        model: Any,
-        tokenizer: Any,
-        questions: list[QuestionRecord],
-        *,
-        original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
-        progress: bool,
-    ) -> list[AttackResult]: ...
+    def _run(self, *args: Any, **kwargs: Any) -> list[AttackResult]:
+        """``_run(model, tokenizer, questions, *, progress, <each name in requires>)``."""
 
     def _results(
         self, questions: Sequence[QuestionRecord], responses: Sequence[list[str]], **extra: Any
     ) -> list[AttackResult]:
-        settings = self.settings(**extra)
+        settings = self.describe(**extra)
         return [
             AttackResult(
                 id=str(q["id"]), attack=self.name, responses=list(r), settings=dict(settings)

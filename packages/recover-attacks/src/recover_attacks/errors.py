@@ -5,11 +5,15 @@ class RecoverAttacksError(Exception):
     """Base class for every error raised by this package."""
 
 
-class UnknownAttackError(RecoverAttacksError, KeyError):
-    """No attack is registered under the requested name."""
+class UnknownNameError(RecoverAttacksError, KeyError):
+    """A registry lookup failed; the message says "did you mean" and lists every known name."""
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
         return str(self.args[0]) if self.args else ""
+
+
+UnknownAttackError = UnknownNameError
+"""Deprecated alias of :class:`UnknownNameError` (the one unknown-name error of every registry)."""
 
 
 class ConfigError(RecoverAttacksError, ValueError):
@@ -18,6 +22,11 @@ class ConfigError(RecoverAttacksError, ValueError):
 
 class RecordError(RecoverAttacksError, ValueError):
     """A question / relearn / context record is missing a field or is malformed."""
+
+
+class MissingInputError(RecordError):
+    """An attack needs an input (``original_model``, ``relearn_data``, ``context_facts``) that the
+    caller did not give; the message names the attack and the input."""
 
 
 class ModelLoadError(RecoverAttacksError, OSError):

@@ -14,21 +14,30 @@ from unlearn_zoo.base import Step, Unlearner, UnlearnResult, save_unlearned
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import format_prompt
 from unlearn_zoo.defaults import default_overrides, size_tier
-from unlearn_zoo.errors import UnlearnError
+from unlearn_zoo.errors import UnknownNameError, UnlearnError
 from unlearn_zoo.io import load_record, load_unlearned
-from unlearn_zoo.registry import ENTRY_POINT_GROUP, get_unlearner, list_unlearners
+from unlearn_zoo.registry import (
+    ENTRY_POINT_GROUP,
+    available_unlearners,
+    get_unlearner,
+    get_unlearner_class,
+    list_unlearners,
+)
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "Step",
+    "UnknownNameError",
     "UnlearnConfig",
     "UnlearnError",
     "UnlearnResult",
     "Unlearner",
     "__version__",
+    "available_unlearners",
     "default_overrides",
     "format_prompt",
     "get_unlearner",
+    "get_unlearner_class",
     "list_unlearners",
     "load_record",
     "load_unlearned",

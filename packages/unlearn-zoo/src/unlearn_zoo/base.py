@@ -150,7 +150,10 @@ def library_versions() -> dict[str, str]:
 
 
 class Unlearner:
-    """Base class. Subclasses set ``name`` and ``config_class`` and implement :meth:`forget_loss`.
+    """Base class. Subclasses set ``name`` and ``config_cls`` and implement :meth:`forget_loss`.
+
+    ``config_class`` is the deprecated name of ``config_cls``; a subclass that sets only
+    ``config_class`` still works (the two are kept equal).
 
     Class attributes that describe the method:
 
@@ -161,16 +164,33 @@ class Unlearner:
     """
 
     name: ClassVar[str] = "base"
-    config_class: ClassVar[type[UnlearnConfig]] = UnlearnConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = UnlearnConfig
+    config_class: ClassVar[type[UnlearnConfig]] = UnlearnConfig  # deprecated alias of config_cls
     supports_lora: ClassVar[bool] = True
     needs_spans: ClassVar[bool] = False
     needs_reference: ClassVar[bool] = False
     retain_term: ClassVar[str] = "retain_nll"
     retain_in_method: ClassVar[bool] = False
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Plugins written against the old attribute set only ``config_class``: honour it.
+        if "config_class" in cls.__dict__ and "config_cls" not in cls.__dict__:
+            cls.config_cls = cls.__dict__["config_class"]
+        cls.config_class = cls.config_cls
+
     def __init__(self, **overrides: Any) -> None:
-        self.config = build_config(self.config_class, overrides)
+        self.config = build_config(self.config_cls, overrides)
         self.reference: Reference | None = None
+
+    def describe(self) -> dict[str, Any]:
+        """Run metadata known before training: method, variant and the full config (the run
+        record of :meth:`unlearn` starts with the same three fields)."""
+        return {
+            "method": self.name,
+            "variant": self.variant(),
+            "config": config_to_dict(self.config),
+        }
 
     # ---- objective hooks ------------------------------------------------------------------------
     def forward(self, model: nn.Module, inputs: dict[str, torch.Tensor]) -> Any:
@@ -472,9 +492,7 @@ class Unlearner:
         """The JSON-able record of the run (README "Record" lists every field)."""
         cuda = torch.cuda.is_available()
         record: dict[str, Any] = {
-            "method": self.name,
-            "variant": self.variant(),
-            "config": config_to_dict(self.config),
+            **self.describe(),
             "steps": outcome.steps,
             "planned_steps": outcome.planned_steps,
             "epochs_completed": outcome.epochs_completed,

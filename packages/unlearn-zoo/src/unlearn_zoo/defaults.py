@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from unlearn_zoo.errors import UnlearnError
-from unlearn_zoo.registry import list_unlearners
+from unlearn_zoo.errors import UnknownNameError
+from unlearn_zoo.registry import available_unlearners
 
 SMALL_MAX = 500_000_000
 MEDIUM_MAX = 10_000_000_000
@@ -90,10 +90,10 @@ def default_overrides(method: str, n_params: int) -> dict[str, Any]:
     tier = size_tier(n_params)
     table = DEFAULTS["medium" if tier == "large" else tier]
     if key not in table:
-        known = list_unlearners()
+        known = available_unlearners()
         if key in known:
             return {}  # plugin methods: their own config defaults apply
-        raise UnlearnError(
+        raise UnknownNameError(
             f"no defaults for unknown unlearner '{method}'; Known: {', '.join(known)}"
         )
     out = dict(table[key])

@@ -1,10 +1,12 @@
 """Method registry: built-ins by name plus third-party plugins (entry-point group
-``leakres.unlearners``, each entry point pointing at an :class:`Unlearner` subclass)."""
+``leakres.unlearners``, each entry point pointing at an :class:`Unlearner` subclass).
+
+Names are case-insensitive; built-ins come before plugins (:mod:`unlearn_zoo.plugins`).
+``list_unlearners`` is the deprecated name of :func:`available_unlearners`.
+"""
 
 from __future__ import annotations
 
-import difflib
-from importlib.metadata import entry_points
 from typing import Any
 
 from unlearn_zoo.base import Unlearner
@@ -16,6 +18,17 @@ from unlearn_zoo.methods.palu import PALUUnlearner
 from unlearn_zoo.methods.rmu import RMUUnlearner
 from unlearn_zoo.methods.simnpo import SimNPOUnlearner
 from unlearn_zoo.methods.tv import TVUnlearner
+from unlearn_zoo.plugins import Registry
+
+__all__ = [
+    "BUILTIN",
+    "ENTRY_POINT_GROUP",
+    "UNLEARNERS",
+    "available_unlearners",
+    "get_unlearner",
+    "get_unlearner_class",
+    "list_unlearners",
+]
 
 ENTRY_POINT_GROUP = "leakres.unlearners"
 
@@ -34,31 +47,30 @@ BUILTIN: dict[str, type[Unlearner]] = {
 }
 
 
-def _plugins() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILTIN}
+def _check_plugin(name: str, obj: Any) -> None:
+    if not (isinstance(obj, type) and issubclass(obj, Unlearner)):
+        raise UnlearnError(f"entry point '{name}' in {ENTRY_POINT_GROUP} is not an Unlearner")
+
+
+UNLEARNERS: Registry[type[Unlearner]] = Registry(
+    "unlearner", ENTRY_POINT_GROUP, BUILTIN, check=_check_plugin
+)
+
+
+def available_unlearners() -> list[str]:
+    """Names accepted by :func:`get_unlearner` (built-ins first, then plugins)."""
+    return UNLEARNERS.names()
 
 
 def list_unlearners() -> list[str]:
-    """Names accepted by :func:`get_unlearner` (built-ins first, then plugins)."""
-    return list(BUILTIN) + sorted(_plugins())
+    """Deprecated alias of :func:`available_unlearners`."""
+    return available_unlearners()
 
 
 def get_unlearner_class(name: str) -> type[Unlearner]:
-    key = name.strip().lower()
-    if key in BUILTIN:
-        return BUILTIN[key]
-    plugins = _plugins()
-    if name in plugins:
-        cls = plugins[name].load()
-        if not (isinstance(cls, type) and issubclass(cls, Unlearner)):
-            raise UnlearnError(f"entry point '{name}' in {ENTRY_POINT_GROUP} is not an Unlearner")
-        return cls
-    known = list_unlearners()
-    close = difflib.get_close_matches(key, known, n=1)
-    hint = f" did you mean '{close[0]}'?" if close else ""
-    raise UnlearnError(f"unknown unlearner '{name}';{hint} Known: {', '.join(known)}")
+    return UNLEARNERS.get(name)
 
 
 def get_unlearner(name: str, **overrides: Any) -> Unlearner:
-    """Instantiate method ``name``; ``overrides`` set fields of its config dataclass."""
+    """Instantiate method ``name``; ``overrides`` set fields of its ``config_cls`` dataclass."""
     return get_unlearner_class(name)(**overrides)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
 from kg_qgen.generate.phrasing import RelationPhrase, phrase_for
@@ -46,10 +47,24 @@ def pronoun(index: GraphIndex, entity: str) -> str | None:
 
 @dataclass
 class TemplateGenerator:
-    """Template generator; ``seed`` picks frames and wordings."""
+    """Template generator; ``seed`` picks frames and wordings.
+
+    The dataclass is its own config: ``config_cls`` is the class, its fields are the options
+    :func:`~kg_qgen.generate.registry.get_generator` accepts.
+    """
+
+    config_cls: ClassVar[type[Any]]
 
     seed: int = 0
     name: str = "template"
+
+    def describe(self) -> dict[str, Any]:
+        """Run metadata: the generator's name and seed."""
+        return {"generator": self.name, "seed": self.seed}
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe`."""
+        return self.describe()
 
     def generate(self, matches: Sequence[Match], graph: KnowledgeGraph) -> list[dict]:
         index = GraphIndex.of(graph)
@@ -66,6 +81,9 @@ class TemplateGenerator:
             question = capitalize_sentences(question, _names(m, graph))
             records.append(make_record(m, graph, question, f"{m.type}-{n:06d}", extra=extra))
         return records
+
+
+TemplateGenerator.config_cls = TemplateGenerator
 
 
 def _names(m: Match, g: KnowledgeGraph) -> set[str]:

@@ -1,15 +1,12 @@
 """LLM features of kg-qgen: question generation, raw-text extraction and LLM verification.
 
-Importing this package registers the ``llm`` question generator with
-:mod:`kg_qgen.generate.registry`; neither ``openai`` nor ``torch`` is imported until a backend is
-created.
+The ``llm`` question generator is a lazy built-in of :mod:`kg_qgen.generate.registry`
+(:func:`kg_qgen.llm.generator.make_llm_generator`), so neither package imports the other at
+import time; neither ``openai`` nor ``torch`` is imported until a backend is created.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from kg_qgen.generate.registry import register_generator
 from kg_qgen.llm.backend import (
     LLMBackend,
     LLMBackendError,
@@ -18,7 +15,7 @@ from kg_qgen.llm.backend import (
     make_backend,
 )
 from kg_qgen.llm.cache import CachedBackend
-from kg_qgen.llm.generator import LLMQuestionGenerator
+from kg_qgen.llm.generator import LLMQuestionGenerator, make_llm_generator
 from kg_qgen.llm.prompts import PROMPT_VERSION
 
 __all__ = [
@@ -30,17 +27,5 @@ __all__ = [
     "available_backends",
     "get_backend",
     "make_backend",
+    "make_llm_generator",
 ]
-
-
-def _llm_generator(seed: int = 0, backend: LLMBackend | None = None, **options: Any):
-    """Registry factory: ``get_generator("llm", seed=0, backend=...)``."""
-    if backend is None:
-        raise ValueError(
-            "the 'llm' generator needs backend=<LLMBackend> "
-            "(on the command line: --llm-backend/--llm-model with --llm-generate)"
-        )
-    return LLMQuestionGenerator(backend=backend, seed=seed, **options)
-
-
-register_generator("llm", _llm_generator)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from kg_qgen.plugins import available, resolve
+from kg_qgen.plugins import Registry
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -35,10 +35,14 @@ Messages = list[dict[str, str]]
 ENTRY_POINT_GROUP = "leakres.llm_backends"
 
 # name -> "module:Class" (imported lazily so that neither openai nor torch is needed up front)
-_BACKENDS: dict[str, str | Callable[..., Any]] = {
-    "openai": "kg_qgen.llm.openai_backend:OpenAIBackend",
-    "transformers": "kg_qgen.llm.transformers_backend:TransformersBackend",
-}
+BACKENDS: Registry[Callable[..., Any]] = Registry(
+    "LLM backend",
+    ENTRY_POINT_GROUP,
+    {
+        "openai": "kg_qgen.llm.openai_backend:OpenAIBackend",
+        "transformers": "kg_qgen.llm.transformers_backend:TransformersBackend",
+    },
+)
 
 
 class LLMBackendError(RuntimeError):
@@ -96,14 +100,14 @@ class LLMBackend(Protocol):
 
 
 def available_backends() -> list[str]:
-    return available(_BACKENDS, ENTRY_POINT_GROUP)
+    return BACKENDS.names()
 
 
 def get_backend(name: str) -> Callable[..., Any]:
     """The backend class registered under ``name``; unknown names get a did-you-mean error."""
-    return resolve("LLM backend", name, _BACKENDS, ENTRY_POINT_GROUP)
+    return BACKENDS.get(name)
 
 
-def make_backend(name: str, **kwargs: Any) -> LLMBackend:
-    """Instantiate backend ``name`` with ``kwargs`` (e.g. ``base_url``, ``model``)."""
-    return get_backend(name)(**kwargs)
+def make_backend(name: str, **overrides: Any) -> LLMBackend:
+    """Instantiate backend ``name`` with ``overrides`` (e.g. ``base_url``, ``model``)."""
+    return get_backend(name)(**overrides)

@@ -55,10 +55,14 @@ class CachedBackend:
     def __repr__(self) -> str:
         return f"CachedBackend({self.backend!r}, cache_dir={str(self.cache_dir)!r})"
 
-    def settings(self) -> dict[str, Any]:
-        inner = getattr(self.backend, "settings", None)
+    def describe(self) -> dict[str, Any]:
+        inner = getattr(self.backend, "describe", None) or getattr(self.backend, "settings", None)
         base = inner() if callable(inner) else {"backend": self.backend_id, "model": self.model}
         return {**base, "cache_dir": str(self.cache_dir), "prompt_version": self.prompt_version}
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
 
     def _path(self, key: str) -> Path:
         return self.cache_dir / key[:2] / f"{key}.json"

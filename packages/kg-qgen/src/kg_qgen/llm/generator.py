@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
 from kg_qgen.graph import KnowledgeGraph
@@ -135,7 +135,11 @@ class LLMQuestionGenerator:
         use_llm_aliases: add the model's answer aliases to the graph's (default True); aliases
             that name another entity of the graph or exceed 8 words are dropped.
         name: generator name recorded in every record (``"llm"``).
+
+    The dataclass is its own config (``config_cls`` is the class).
     """
+
+    config_cls: ClassVar[type[Any]]
 
     backend: LLMBackend
     seed: int = 0
@@ -153,9 +157,9 @@ class LLMQuestionGenerator:
         if self.max_parse_retries < 0:
             raise ValueError(f"max_parse_retries must be >= 0, got {self.max_parse_retries}")
 
-    def settings(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         """Hyperparameters (and backend settings, credential-free) for manifests."""
-        inner = getattr(self.backend, "settings", None)
+        inner = getattr(self.backend, "describe", None) or getattr(self.backend, "settings", None)
         return {
             "generator": self.name,
             "seed": self.seed,
@@ -167,6 +171,10 @@ class LLMQuestionGenerator:
             "prompt_version": PROMPT_VERSION,
             "backend": inner() if callable(inner) else {"model": self.backend.model},
         }
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
 
     def generate(self, matches: Sequence[Match], graph: KnowledgeGraph) -> list[dict]:
         """Records for the matches that worked; the failures go to :attr:`rejects`."""
@@ -313,3 +321,18 @@ class LLMQuestionGenerator:
                 return q
             problems.append(f"question {k + 1}: {why}")
         raise ParseError("no question is usable (" + "; ".join(problems) + ")")
+
+
+LLMQuestionGenerator.config_cls = LLMQuestionGenerator
+
+
+def make_llm_generator(
+    seed: int = 0, backend: LLMBackend | None = None, **options: Any
+) -> LLMQuestionGenerator:
+    """Registry factory: ``get_generator("llm", seed=0, backend=...)``."""
+    if backend is None:
+        raise ValueError(
+            "the 'llm' generator needs backend=<LLMBackend> "
+            "(on the command line: --llm-backend/--llm-model with --llm-generate)"
+        )
+    return LLMQuestionGenerator(backend=backend, seed=seed, **options)

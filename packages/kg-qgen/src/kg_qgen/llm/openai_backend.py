@@ -1,21 +1,23 @@
 """OpenAI-compatible chat-completions backend (OpenAI, vLLM, llama.cpp server, Ollama, ...).
 
 Uses the official ``openai`` client (the ``llm`` extra). Requests of a batch run concurrently in
-a thread pool of ``max_concurrency`` workers. Timeouts, connection errors, rate limits (429) and
-server errors (5xx) are retried up to ``max_retries`` times with exponential backoff plus jitter;
-other 4xx errors fail at once (retrying a bad request does not help).
+a thread pool of ``max_concurrency`` workers. Retries and timeouts are the client's own
+(``openai.OpenAI(max_retries=..., timeout=...)``): connection errors, timeouts, 408, 409, 429 and
+5xx are retried up to ``max_retries`` times with its exponential backoff (0.5 s doubling to 8 s,
+jittered; a server's ``Retry-After`` is honoured) and logged by the client ("Retrying request in
+... (retry k of n)"); other 4xx errors fail at once. leak-metrics' LLM judge configures its client
+the same way (tests/test_shared_contracts.py checks both).
 
-The API key comes from the ``api_key`` argument, else ``KG_QGEN_LLM_API_KEY``, else
-``OPENAI_API_KEY``. It is kept in a private attribute, is not part of ``repr``, ``backend_id``,
-cache keys or results, and is redacted from every error message and log line.
+The API key comes from the ``api_key`` argument, else ``LEAKRES_API_KEY``, else
+``KG_QGEN_LLM_API_KEY`` (this package's older name), else ``OPENAI_API_KEY``. It is kept in a
+private attribute, is not part of ``repr``, ``backend_id``, cache keys or results, and is redacted
+from every error message and log line.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import random
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -26,7 +28,7 @@ __all__ = ["OpenAIBackend"]
 
 log = logging.getLogger(__name__)
 
-API_KEY_ENV_VARS = ("KG_QGEN_LLM_API_KEY", "OPENAI_API_KEY")
+API_KEY_ENV_VARS = ("LEAKRES_API_KEY", "KG_QGEN_LLM_API_KEY", "OPENAI_API_KEY")
 # Local servers usually need no key, but the client insists on a non-empty string.
 _NO_KEY = "no-key"
 
@@ -46,11 +48,13 @@ class OpenAIBackend:
     Args:
         base_url: endpoint root, e.g. ``https://api.openai.com/v1`` or ``http://127.0.0.1:8000/v1``.
         model: model name sent with each request.
-        api_key: explicit key; default from ``KG_QGEN_LLM_API_KEY`` / ``OPENAI_API_KEY``.
+        api_key: explicit key; default from ``LEAKRES_API_KEY`` / ``KG_QGEN_LLM_API_KEY`` /
+            ``OPENAI_API_KEY``.
         max_concurrency: at most this many requests in flight (default 8).
-        timeout: seconds per request (default 60).
-        max_retries: retries per request on timeout / connection error / 429 / 5xx (default 4).
-        backoff_base: first backoff in seconds; doubles per retry, plus up to 25% jitter (default 1.0).
+        timeout: seconds per request attempt, the client's ``timeout`` (default 60).
+        max_retries: the client's retries per request (timeout, connection error, 408, 409, 429,
+            5xx; default 4).
+        backoff_base: deprecated and ignored: the client's backoff schedule applies.
         seed: sent as the request ``seed`` (servers that honour it sample reproducibly).
     """
 
@@ -86,9 +90,8 @@ class OpenAIBackend:
         self.backend_id = f"openai:{_strip_userinfo(base_url)}"
         key = api_key or next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), "")
         self.__api_key = key
-        # Retries are ours (with logging and redaction), so the client's own are switched off.
         self._client = openai.OpenAI(
-            base_url=base_url, api_key=key or _NO_KEY, timeout=timeout, max_retries=0
+            base_url=base_url, api_key=key or _NO_KEY, timeout=timeout, max_retries=max_retries
         )
 
     def __repr__(self) -> str:
@@ -98,7 +101,7 @@ class OpenAIBackend:
             f"max_retries={self.max_retries})"
         )
 
-    def settings(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         """Credential-free settings, for recording in results."""
         return {
             "backend": "openai",
@@ -109,16 +112,23 @@ class OpenAIBackend:
             "max_retries": self.max_retries,
         }
 
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
+
     def _redact(self, text: str) -> str:
         if self.__api_key:
             text = text.replace(self.__api_key, "***")
         return text
 
     def _retryable(self, err: Exception) -> bool:
+        """What the openai client retries (so a failure of this kind used every attempt)."""
         o = self._openai
-        if isinstance(err, o.APITimeoutError | o.APIConnectionError | o.RateLimitError):
+        if isinstance(err, o.APITimeoutError | o.APIConnectionError):
             return True
-        return isinstance(err, o.APIStatusError) and err.status_code >= 500
+        return isinstance(err, o.APIStatusError) and (
+            err.status_code in (408, 409, 429) or err.status_code >= 500
+        )
 
     def _describe(self, err: Exception) -> str:
         o = self._openai
@@ -129,35 +139,19 @@ class OpenAIBackend:
         return self._redact(f"{type(err).__name__}: {err}")
 
     def _complete_one(self, messages: Messages, params: dict[str, Any]) -> str:
-        attempt = 0
-        while True:
-            try:
-                resp = self._client.chat.completions.create(
-                    model=self.model, messages=messages, **params
-                )
-                content = resp.choices[0].message.content if resp.choices else None
-                if content is None:
-                    raise LLMBackendError("the endpoint returned no message content")
-                return content
-            except LLMBackendError:
-                raise
-            except Exception as err:
-                reason = self._describe(err)
-                if not self._retryable(err) or attempt >= self.max_retries:
-                    tried = f" after {attempt + 1} attempt(s)" if self._retryable(err) else ""
-                    raise LLMBackendError(f"{self.backend_id}: {reason}{tried}") from None
-                delay = self.backoff_base * (2**attempt)
-                delay += random.uniform(0, 0.25 * delay)  # jitter spreads synchronized retries
-                log.warning(
-                    "%s: %s; retry %d/%d in %.2f s",
-                    self.backend_id,
-                    reason,
-                    attempt + 1,
-                    self.max_retries,
-                    delay,
-                )
-                time.sleep(delay)
-                attempt += 1
+        try:
+            resp = self._client.chat.completions.create(
+                model=self.model, messages=messages, **params
+            )
+        except Exception as err:  # the client has already retried what is worth retrying
+            reason = self._describe(err)
+            tried = f" after {self.max_retries + 1} attempt(s)" if self._retryable(err) else ""
+            log.warning("%s: %s%s", self.backend_id, reason, tried)
+            raise LLMBackendError(f"{self.backend_id}: {reason}{tried}") from None
+        content = resp.choices[0].message.content if resp.choices else None
+        if content is None:
+            raise LLMBackendError("the endpoint returned no message content")
+        return content
 
     def complete_many(
         self,

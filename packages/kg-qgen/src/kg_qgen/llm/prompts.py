@@ -103,7 +103,7 @@ def _hs(m: Match, g: KnowledgeGraph) -> str:
 
 
 def _mp(m: Match, g: KnowledgeGraph) -> str:
-    from kg_qgen.match.mp import RULES  # kg-core's documented table of true general rules
+    from kg_qgen.match.mp import RULES  # kg-qgen's documented table of true general rules
 
     f1, f2 = m.premises
     s, b, o = g.label(f1.subject), g.label(f1.object), g.label(f2.object)

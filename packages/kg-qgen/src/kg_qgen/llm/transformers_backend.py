@@ -88,7 +88,7 @@ class TransformersBackend:
     def __repr__(self) -> str:
         return f"TransformersBackend(model={self.model!r}, batch_size={self.batch_size})"
 
-    def settings(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         decoding = "caller generate_fn" if self.generate_fn else "built-in batched greedy loop"
         return {
             "backend": "transformers",
@@ -96,6 +96,10 @@ class TransformersBackend:
             "batch_size": self.batch_size,
             "decoding": decoding,
         }
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
 
     def format_prompt(self, messages: Messages) -> str:
         """The chat-template text of a conversation (plain fallback when there is no template)."""

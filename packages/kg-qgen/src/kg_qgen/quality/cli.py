@@ -144,7 +144,7 @@ def score_command(
         "n_questions": len(records),
         "sample_per_type": sample or None,
         "seed": seed,
-        "judges": [j.settings() for j in judges],
+        "judges": [j.describe() for j in judges],
         "review_db": str(db) if annotations else None,
         "wall_time_s": round(elapsed, 3),
         "s_per_100_questions_per_judge": round(100 * elapsed / max(1, len(records)), 3),

@@ -73,9 +73,9 @@ class QualityJudge:
         if not self.name:
             self.name = self.backend.model
 
-    def settings(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, Any]:
         """Credential-free settings for the results files."""
-        inner = getattr(self.backend, "settings", None)
+        inner = getattr(self.backend, "describe", None) or getattr(self.backend, "settings", None)
         return {
             "name": self.name,
             "prompt_version": QUALITY_PROMPT_VERSION,
@@ -85,6 +85,10 @@ class QualityJudge:
             "backend": inner() if callable(inner) else {"model": self.backend.model},
             **self.settings_extra,
         }
+
+    def settings(self) -> dict[str, Any]:
+        """Deprecated alias of :meth:`describe` (the run metadata every family reports)."""
+        return self.describe()
 
     def score(self, records: Sequence[Mapping[str, Any]]) -> list[ItemScore]:
         """One :class:`ItemScore` per record, in order."""

@@ -3,42 +3,50 @@
 Built-in sources are referenced by module path and imported lazily, so a source with heavy
 optional dependencies (``text`` uses an LLM) costs nothing until used. Third-party sources
 register through the entry point group ``leakres.kg_sources`` (value ``module:function``).
+Names are case-insensitive; built-ins come before plugins (:mod:`kg_qgen.plugins`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.plugins import available, resolve
+from kg_qgen.plugins import Registry
 
-__all__ = ["available_sources", "get_source", "load_source", "register_source"]
+__all__ = ["SOURCES", "available_sources", "get_source", "load_source", "register_source"]
 
 ENTRY_POINT_GROUP = "leakres.kg_sources"
 
 # name -> "module:function" (lazy) or a callable (registered at runtime)
-_SOURCES: dict[str, str | Callable[..., KnowledgeGraph]] = {
-    "builtin": "kg_qgen.sources.builtin:load_builtin",
-    "mquake": "kg_qgen.sources.mquake:load_mquake",
-    "triples": "kg_qgen.sources.triples:load_triples",
-    "text": "kg_qgen.sources.text:load_text",
-}
+SOURCES: Registry[Callable[..., KnowledgeGraph]] = Registry(
+    "source",
+    ENTRY_POINT_GROUP,
+    {
+        "builtin": "kg_qgen.sources.builtin:load_builtin",
+        "mquake": "kg_qgen.sources.mquake:load_mquake",
+        "triples": "kg_qgen.sources.triples:load_triples",
+        "text": "kg_qgen.sources.text:load_text",
+    },
+)
 
 
 def register_source(name: str, loader: str | Callable[..., KnowledgeGraph]) -> None:
     """Register a loader ``(path=None, **kw) -> KnowledgeGraph`` under ``name``."""
-    _SOURCES[name] = loader
+    SOURCES.register(name, loader)
 
 
 def available_sources() -> list[str]:
-    return available(_SOURCES, ENTRY_POINT_GROUP)
+    return SOURCES.names()
 
 
-def get_source(name: str) -> Callable[..., KnowledgeGraph]:
-    """The loader for ``name``; unknown names get a did-you-mean error."""
-    return resolve("source", name, _SOURCES, ENTRY_POINT_GROUP)
+def get_source(name: str, **overrides: Any) -> Callable[..., KnowledgeGraph]:
+    """The loader for ``name`` (with ``overrides`` bound as keyword options, if any); unknown
+    names raise :class:`~kg_qgen.errors.UnknownNameError` with a did-you-mean hint."""
+    loader = SOURCES.get(name)
+    return functools.partial(loader, **overrides) if overrides else loader
 
 
 def load_source(name: str, path: str | Path | None = None, **kw: Any) -> KnowledgeGraph:

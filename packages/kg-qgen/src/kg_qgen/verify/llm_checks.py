@@ -1,6 +1,6 @@
 """LLM verification checks (paper 4.3): decomposition consistency and answer uniqueness.
 
-Both follow kg-core's :class:`~kg_qgen.verify.base.Check` protocol (``name``, ``__call__(records,
+Both follow kg-qgen's :class:`~kg_qgen.verify.base.Check` protocol (``name``, ``__call__(records,
 graph) -> list[Reject]``) and run after the deterministic checks.
 
 * :class:`DecompositionCheck` (``llm_decomposition``): the LLM breaks the question into single-hop

@@ -1,17 +1,15 @@
 """Judge registry: built-in ``alias`` and ``llm``, plus plugins from entry points ``leakres.judges``.
 
 A plugin entry point must resolve to a callable (a ``Judge`` subclass or factory) that accepts the
-keyword arguments given to :func:`get_judge`.
+keyword arguments given to :func:`get_judge`. Names are case-insensitive; built-ins, including
+judges added with :func:`register_judge`, come before plugins (:mod:`leak_metrics.plugins`).
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
-from importlib.metadata import entry_points
 from typing import Any
 
-from leak_metrics.errors import UnknownNameError
 from leak_metrics.judges.alias import AliasJudge, AliasJudgeConfig
 from leak_metrics.judges.base import Judge, agreement, judge_any
 from leak_metrics.judges.llm import (
@@ -23,6 +21,7 @@ from leak_metrics.judges.llm import (
     build_messages,
     parse_reply,
 )
+from leak_metrics.plugins import Registry
 
 ENTRY_POINT_GROUP = "leakres.judges"
 
@@ -31,48 +30,36 @@ def _alias_factory(**kwargs: Any) -> Judge:
     return AliasJudge(AliasJudgeConfig(**kwargs))
 
 
-_BUILTIN: dict[str, Callable[..., Judge]] = {
-    "alias": _alias_factory,
-    "llm": LLMJudge.from_openai,
-}
-_REGISTERED: dict[str, Callable[..., Judge]] = {}
+JUDGES: Registry[Callable[..., Judge]] = Registry(
+    "judge",
+    ENTRY_POINT_GROUP,
+    {"alias": _alias_factory, "llm": LLMJudge.from_openai},
+)
 
 
 def register_judge(name: str, factory: Callable[..., Judge]) -> None:
-    """Register a judge factory under ``name`` (overrides a plugin of the same name)."""
-    _REGISTERED[name] = factory
-
-
-def _plugins() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    """Register a judge factory under ``name``: it replaces a built-in of that name and takes
+    precedence over plugins."""
+    JUDGES.register(name, factory)
 
 
 def available_judges() -> list[str]:
-    """Names accepted by :func:`get_judge`."""
-    return sorted({*_BUILTIN, *_REGISTERED, *_plugins()})
+    """Names accepted by :func:`get_judge` (built-ins first, then plugins)."""
+    return JUDGES.names()
 
 
-def get_judge(name: str, **kwargs: Any) -> Judge:
-    """Build the judge registered as ``name`` with ``kwargs``.
+def get_judge(name: str, **overrides: Any) -> Judge:
+    """Build the judge registered as ``name`` with ``overrides``.
 
     ``get_judge("alias")``; ``get_judge("llm", model="gpt-4o-mini", base_url=..., api_key=...)``.
     """
-    if name in _REGISTERED:
-        return _REGISTERED[name](**kwargs)
-    if name in _BUILTIN:
-        return _BUILTIN[name](**kwargs)
-    plugins = _plugins()
-    if name in plugins:
-        return plugins[name].load()(**kwargs)
-    known = available_judges()
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    raise UnknownNameError(f"unknown judge '{name}'; {hint}Known: {', '.join(known)}")
+    return JUDGES.get(name)(**overrides)
 
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "HEDGE_RULE",
+    "JUDGES",
     "PROMPT_VERSION",
     "AliasJudge",
     "AliasJudgeConfig",

@@ -197,6 +197,7 @@ class AliasJudge(Judge):
     docstring for the exact rules."""
 
     name = "alias"
+    config_cls = AliasJudgeConfig
 
     def __init__(self, config: AliasJudgeConfig | None = None) -> None:
         self.config = config or AliasJudgeConfig()

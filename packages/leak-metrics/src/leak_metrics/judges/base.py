@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from leak_metrics.datatypes import JudgeItem, MultiResponseItem, Verdict
 
@@ -18,6 +18,8 @@ class Judge(ABC):
     """
 
     name: str = "judge"
+    config_cls: ClassVar[type[Any] | None] = None
+    """The dataclass of the judge's settings (None: the judge has none)."""
 
     @abstractmethod
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
@@ -118,6 +120,8 @@ def agreement(verdicts_a: Sequence[Verdict], verdicts_b: Sequence[Verdict]) -> d
     if n == 0:
         result["kappa_undefined_reason"] = "no item judged by both judges"
         return result
+    # Hand-written rather than sklearn's cohen_kappa_score: scipy + scikit-learn (44 MB) for four
+    # lines; it agreed with it to 2.7e-15 on 1,965 random label pairs (README, "which interval").
     observed = sum(a == b for a, b in pairs) / n
     p_a = sum(a for a, _ in pairs) / n
     p_b = sum(b for _, b in pairs) / n

@@ -9,9 +9,13 @@ the model must answer with ``{"verdict": "correct"|"incorrect", "reason": "..."}
 greedy (temperature 0).
 
 Reliability rules: requests run in a thread pool of ``max_concurrency`` workers; a failed request
-(timeout, connection or HTTP error, reply that is not the JSON above) is retried ``max_retries``
-times with exponential backoff; after that the verdict is ``None`` (unjudged) with the last error as
-reason, never "incorrect". Decided verdicts are cached on disk keyed by sha256 of (judge model,
+is retried ``max_retries`` times, after which the verdict is ``None`` (unjudged) with the last error
+as reason, never "incorrect". Over an OpenAI-compatible endpoint the transport retries (timeout,
+connection error, 408, 409, 429, 5xx) and the per-request timeout are the openai client's own
+(``openai.OpenAI(max_retries=..., timeout=...)``, its backoff: 0.5 s doubling to 8 s, jittered),
+configured exactly like kg-qgen's ``OpenAIBackend`` (tests/test_shared_contracts.py); a reply that
+is not the JSON above is asked again here, after ``backoff_s * 2**k`` seconds. A backend without
+retries of its own (the local transformers one) has every failure asked again here. Decided verdicts are cached on disk keyed by sha256 of (judge model,
 prompt version, question, gold, aliases, options, response). The API key is held only by the client
 object, and every verdict reason, log line, exception message and cache entry is passed through
 :func:`leak_metrics.redact.redact` (the key in use, bearer tokens, key fields, URL credentials), so
@@ -152,15 +156,27 @@ class OpenAIBackendConfig:
     max_tokens: int = 200
 
 
-class OpenAIChatBackend:
-    """Chat completions through the ``openai`` client (extra ``llm``), temperature 0."""
+# The key's lookup order, after an explicit api_key; LEAK_METRICS_API_KEY is this package's
+# older name (the same order as kg-qgen's OpenAIBackend, with its own older name).
+API_KEY_ENV_VARS = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_API_KEY")
+# Local servers (vLLM, llama.cpp) usually accept any key; the client insists on one.
+NO_KEY = "no-key"
 
-    def __init__(self, config: OpenAIBackendConfig, api_key: str | None = None) -> None:
+
+class OpenAIChatBackend:
+    """Chat completions through the ``openai`` client (extra ``llm``), temperature 0.
+
+    ``max_retries`` is the client's transport retries (the judge passes its own ``max_retries``);
+    ``config.timeout_s`` is the client's per-attempt timeout.
+    """
+
+    def __init__(
+        self, config: OpenAIBackendConfig, api_key: str | None = None, *, max_retries: int = 0
+    ) -> None:
         openai = require("openai", "llm", "the LLM judge over an OpenAI-compatible endpoint")
-        key = api_key or os.environ.get("LEAK_METRICS_API_KEY") or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            # Local servers (vLLM, llama.cpp) usually accept any key; the client insists on one.
-            key = "not-needed"
+        env_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), "")
+        key = api_key or env_key or NO_KEY
+        self.max_retries = max_retries
         self.config = config
         self.model_name = config.model
         self._openai = openai
@@ -174,12 +190,11 @@ class OpenAIChatBackend:
             headers = {"Authorization": "Basic " + base64.b64encode(pair.encode()).decode()}
             base_url = strip_url_credentials(base_url)
             self._url_secrets.append(headers["Authorization"].split(" ", 1)[1])
-        # Retries are ours (with backoff and an unjudged fallback), so the client's are off.
         self._client = openai.OpenAI(
             api_key=key,
             base_url=base_url,
             timeout=config.timeout_s,
-            max_retries=0,
+            max_retries=max_retries,
             default_headers=headers,
         )
         self.base_url = strip_url_credentials(str(self._client.base_url))
@@ -317,6 +332,7 @@ class LLMJudge(Judge):
     """Judge by asking a chat model; see the module docstring for prompt and reliability rules."""
 
     name = "llm"
+    config_cls = LLMJudgeConfig
 
     def __init__(self, backend: ChatBackend, config: LLMJudgeConfig | None = None) -> None:
         self.backend = backend
@@ -337,7 +353,9 @@ class LLMJudge(Judge):
         **config: Any,
     ) -> LLMJudge:
         backend_config = OpenAIBackendConfig(model, base_url, timeout_s, max_tokens)
-        return cls(OpenAIChatBackend(backend_config, api_key), LLMJudgeConfig(**config))
+        judge_config = LLMJudgeConfig(**config)
+        backend = OpenAIChatBackend(backend_config, api_key, max_retries=judge_config.max_retries)
+        return cls(backend, judge_config)
 
     @classmethod
     def from_transformers(
@@ -397,37 +415,48 @@ class LLMJudge(Judge):
 
         messages = build_messages(item)
         last_error = "no attempt made"
+        # Retries the backend makes itself (the openai client's), per request.
+        own_retries = int(getattr(self.backend, "max_retries", 0))
+        attempts = 0
         for attempt in range(self.config.max_retries + 1):
             if attempt:
                 time.sleep(self.config.backoff_s * 2 ** (attempt - 1))
             self._count(requests=1)
             try:
                 text, usage = self.backend.complete(messages)
-                self._count(**usage)
-                correct, reason = parse_reply(text)
-                reason = self._redact(reason)
-            except Exception as exc:  # any transport or parse failure is retried, then unjudged
-                self._count(failed_requests=1)
-                # Only the exception type and message, redacted (an error body may echo the
-                # Authorization header), then cut; redacting first so a cut never splits a key.
-                last_error = self._redact(f"{type(exc).__name__}: {exc}")[:200]
-                logger.warning(
-                    "judge request for item %s failed (attempt %d/%d): %s",
-                    item.id,
-                    attempt + 1,
-                    self.config.max_retries + 1,
-                    last_error,
-                )
+            except Exception as exc:  # the backend's own retries, if any, are spent
+                attempts += 1 + own_retries
+                last_error = self._failed(item, exc, attempts)
+                if own_retries:
+                    break  # asking again would repeat the client's retries
                 continue
+            attempts += 1
+            self._count(**usage)
+            try:
+                correct, reason = parse_reply(text)
+            except JudgeReplyError as exc:  # an unusable reply is asked again
+                last_error = self._failed(item, exc, attempts)
+                continue
+            reason = self._redact(reason)
             if self.cache is not None:
                 verdict_text = "correct" if correct else "incorrect"
                 self.cache.put(key, {"verdict": verdict_text, "reason": reason})
             return Verdict(correct, reason, self.name, item.id)
         self._count(unjudged=1)
-        attempts = self.config.max_retries + 1
         return Verdict(
             None, f"unjudged after {attempts} attempts: {last_error}", self.name, item.id
         )
+
+    def _failed(self, item: JudgeItem, exc: Exception, attempts: int) -> str:
+        """Count and log one failed request; its one-line reason, redacted."""
+        self._count(failed_requests=1)
+        # Only the exception type and message, redacted (an error body may echo the
+        # Authorization header), then cut; redacting first so a cut never splits a key.
+        error = self._redact(f"{type(exc).__name__}: {exc}")[:200]
+        logger.warning(
+            "judge request for item %s failed (%d attempt(s) so far): %s", item.id, attempts, error
+        )
+        return error
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         if not items:

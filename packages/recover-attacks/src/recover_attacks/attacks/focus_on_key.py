@@ -10,14 +10,14 @@ from __future__ import annotations
 import dataclasses
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 from tqdm.auto import tqdm
 
 from ..base import Attack, AttackResult
-from ..errors import ConfigError, RecordError
+from ..errors import ConfigError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord
 from .common import DecodeConfig
@@ -156,11 +156,12 @@ def build_prompt(question: str, keys: Sequence[str], config: FocusOnKeyConfig) -
     return config.template.format(question=question, keys=config.key_separator.join(repeated))
 
 
-class FocusOnKeyAttack(Attack):
+class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
     """Needs ``original_model`` (theta_p) and each record's gold ``answer``."""
 
     name = "focus_on_key"
     config_cls = FocusOnKeyConfig
+    requires = ("original_model",)
     required_fields = ("id", "question", "answer")
 
     def _run(
@@ -170,15 +171,9 @@ class FocusOnKeyAttack(Attack):
         questions: list[QuestionRecord],
         *,
         original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
         progress: bool,
     ) -> list[AttackResult]:
-        c: FocusOnKeyConfig = self.config  # type: ignore[assignment]
-        if original_model is None:
-            raise RecordError(
-                "focus_on_key needs original_model (the pre-unlearning model) to find key tokens"
-            )
+        c = self.config
         was_training = original_model.training
         original_model.eval()
         prompts, keys_per_q, contribs_per_q = [], [], []

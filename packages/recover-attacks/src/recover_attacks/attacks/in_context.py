@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import Attack, AttackResult
-from ..errors import ConfigError, RecordError
+from ..errors import ConfigError
 from ..generation import format_messages, generate
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
 from .common import DecodeConfig
@@ -29,12 +29,13 @@ class InContextConfig(DecodeConfig):
             raise ConfigError("InContextConfig.max_shots must be >= 1")
 
 
-class InContextAttack(Attack):
+class InContextAttack(Attack[InContextConfig]):
     """``context_facts``: one list of (question, answer) pairs for all questions, or a mapping
     from question id to its own list. Facts that restate a forgotten fact raise an error."""
 
     name = "in_context"
     config_cls = InContextConfig
+    requires = ("context_facts",)
 
     def _run(
         self,
@@ -42,16 +43,10 @@ class InContextAttack(Attack):
         tokenizer: Any,
         questions: list[QuestionRecord],
         *,
-        original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
+        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]],
         progress: bool,
     ) -> list[AttackResult]:
-        c: InContextConfig = self.config  # type: ignore[assignment]
-        if context_facts is None:
-            raise RecordError(
-                "in_context needs context_facts: (question, answer) pairs of related facts"
-            )
+        c = self.config
         prompts: list[str] = []
         shots_used: list[int] = []
         for q in questions:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import Attack, AttackResult
@@ -30,7 +29,7 @@ class ProbabConfig(DecodeConfig):
             )
 
 
-class ProbabAttack(Attack):
+class ProbabAttack(Attack[ProbabConfig]):
     """All samples of a batch come from ONE ``generate`` call (``num_return_sequences``)."""
 
     name = "probab"
@@ -42,12 +41,9 @@ class ProbabAttack(Attack):
         tokenizer: Any,
         questions: list[QuestionRecord],
         *,
-        original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
         progress: bool,
     ) -> list[AttackResult]:
-        c: ProbabConfig = self.config  # type: ignore[assignment]
+        c = self.config
         responses = generate(
             model,
             tokenizer,

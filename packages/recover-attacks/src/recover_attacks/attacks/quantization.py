@@ -14,14 +14,14 @@ import copy
 import dataclasses
 import gc
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import torch
 from torch import nn
 
-from ..base import Attack, AttackResult
+from ..base import Attack, AttackInputs, AttackResult
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
 from ..generation import generate, model_device
 from ..loading import load_model
@@ -310,19 +310,24 @@ def _check_backend_forward(qmodel: nn.Module, config: QuantizationConfig) -> Non
         )
 
 
-class QuantizationAttack(Attack):
+class QuantizationAttack(Attack[QuantizationConfig]):
     """Greedy decoding of a quantized copy of the unlearned model."""
 
     name = "quantization"
     config_cls = QuantizationConfig
 
     def run(
-        self, model: Any, tokenizer: Any, questions: Sequence[QuestionRecord], **kwargs: Any
-    ) -> list[AttackResult]:  # type: ignore[override]
+        self,
+        model: Any,
+        tokenizer: Any,
+        questions: Sequence[QuestionRecord],
+        inputs: AttackInputs | None = None,
+        **kwargs: Any,
+    ) -> list[AttackResult]:
         # Fail on a missing bitsandbytes before anything is loaded or saved.
-        if self.config.method != "rtn4":  # type: ignore[attr-defined]
+        if self.config.method != "rtn4":
             import_bitsandbytes()
-        return super().run(model, tokenizer, questions, **kwargs)
+        return super().run(model, tokenizer, questions, inputs, **kwargs)
 
     def _run(
         self,
@@ -330,12 +335,9 @@ class QuantizationAttack(Attack):
         tokenizer: Any,
         questions: list[QuestionRecord],
         *,
-        original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
         progress: bool,
     ) -> list[AttackResult]:
-        c: QuantizationConfig = self.config  # type: ignore[assignment]
+        c = self.config
         qmodel, count = quantize(model, c)
         try:
             with warnings.catch_warnings():

@@ -14,13 +14,13 @@ import copy
 import dataclasses
 import gc
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from ..base import Attack, AttackResult
-from ..errors import ConfigError, RecordError
+from ..errors import ConfigError, MissingInputError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
 from .common import DecodeConfig
@@ -173,11 +173,12 @@ def relearn_lora(
     return peft_model, losses
 
 
-class RelearnAttack(Attack):
+class RelearnAttack(Attack[RelearnConfig]):
     """Needs ``relearn_data``: (question, answer) pairs or records, none a forgotten fact."""
 
     name = "relearn"
     config_cls = RelearnConfig
+    requires = ("relearn_data",)
 
     def _run(
         self,
@@ -185,16 +186,14 @@ class RelearnAttack(Attack):
         tokenizer: Any,
         questions: list[QuestionRecord],
         *,
-        original_model: Any,
-        relearn_data: Sequence[Any] | None,
-        context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None,
+        relearn_data: Sequence[Any],
         progress: bool,
     ) -> list[AttackResult]:
-        c: RelearnConfig = self.config  # type: ignore[assignment]
-        if not relearn_data:
-            raise RecordError(
-                "relearn needs relearn_data: retain or related (question, answer) facts that "
-                "exclude the forgotten ones"
+        c = self.config
+        if not relearn_data:  # None is caught by Attack.check_inputs; an empty list is here
+            raise MissingInputError(
+                "attack 'relearn' needs relearn_data: retain or related (question, answer) facts "
+                "that exclude the forgotten ones (got an empty list)"
             )
         pairs = as_qa_pairs(list(relearn_data), what="relearn_data")
         check_no_forgotten_fact(pairs, questions, what="relearn_data")

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from ..errors import RecoverAttacksError
+from ..errors import RecoverAttacksError, UnknownNameError
 
 
 class EngineError(RecoverAttacksError, ValueError):
     """Bad engine input or settings; the message names the prompt, field or option."""
 
 
-class UnknownEngineError(EngineError, KeyError):
-    """No engine is registered under the requested name."""
-
-    def __str__(self) -> str:  # KeyError would otherwise quote the message
-        return str(self.args[0]) if self.args else ""
+class UnknownEngineError(EngineError, UnknownNameError):
+    """No engine is registered under the requested name (an :class:`UnknownNameError`)."""
 
 
 class ServerError(RecoverAttacksError, RuntimeError):

@@ -132,7 +132,7 @@ def _detach_from_tree(model: nn.Module, layers: list[int]) -> None:
 
 class ASUnlearner(Unlearner):
     name: ClassVar[str] = "as"
-    config_class: ClassVar[type[UnlearnConfig]] = ASConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = ASConfig
     supports_lora: ClassVar[bool] = False
     needs_spans: ClassVar[bool] = True
     retain_term: ClassVar[str] = "retain_attention_kl"

@@ -33,7 +33,7 @@ class GradDiffConfig(GAConfig):
 
 class GAUnlearner(Unlearner):
     name: ClassVar[str] = "ga"
-    config_class: ClassVar[type[UnlearnConfig]] = GAConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = GAConfig
 
     def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
         forget = ga_loss(step.outputs[: step.n_forget], step.forget("labels"))
@@ -42,5 +42,5 @@ class GAUnlearner(Unlearner):
 
 class GradDiffUnlearner(GAUnlearner):
     name: ClassVar[str] = "graddiff"
-    config_class: ClassVar[type[UnlearnConfig]] = GradDiffConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = GradDiffConfig
     retain_in_method: ClassVar[bool] = True

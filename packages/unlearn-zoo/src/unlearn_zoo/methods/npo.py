@@ -33,7 +33,7 @@ class NPOConfig(UnlearnConfig):
 
 class NPOUnlearner(Unlearner):
     name: ClassVar[str] = "npo"
-    config_class: ClassVar[type[UnlearnConfig]] = NPOConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = NPOConfig
     needs_reference: ClassVar[bool] = True
 
     def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:

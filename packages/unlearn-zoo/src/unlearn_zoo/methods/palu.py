@@ -43,7 +43,7 @@ class PALUConfig(UnlearnConfig):
 
 class PALUUnlearner(Unlearner):
     name: ClassVar[str] = "palu"
-    config_class: ClassVar[type[UnlearnConfig]] = PALUConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = PALUConfig
     needs_spans: ClassVar[bool] = True
     needs_reference: ClassVar[bool] = True
 

@@ -56,7 +56,7 @@ class _Captured(Exception):
 
 class RMUUnlearner(Unlearner):
     name: ClassVar[str] = "rmu"
-    config_class: ClassVar[type[UnlearnConfig]] = RMUConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = RMUConfig
     needs_reference: ClassVar[bool] = True
     retain_term: ClassVar[str] = "retain_mse"
     retain_in_method: ClassVar[bool] = True

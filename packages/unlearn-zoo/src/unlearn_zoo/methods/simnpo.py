@@ -33,7 +33,7 @@ class SimNPOConfig(UnlearnConfig):
 
 class SimNPOUnlearner(Unlearner):
     name: ClassVar[str] = "simnpo"
-    config_class: ClassVar[type[UnlearnConfig]] = SimNPOConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = SimNPOConfig
 
     def forget_loss(self, model: nn.Module, step: Step) -> tuple[torch.Tensor, dict[str, Any]]:
         cfg: Any = self.config

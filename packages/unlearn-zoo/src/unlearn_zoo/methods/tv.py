@@ -50,7 +50,7 @@ def negate_task_vector(
 
 class TVUnlearner(Unlearner):
     name: ClassVar[str] = "tv"
-    config_class: ClassVar[type[UnlearnConfig]] = TVConfig
+    config_cls: ClassVar[type[UnlearnConfig]] = TVConfig
 
     def uses_retain(self) -> bool:
         return False
