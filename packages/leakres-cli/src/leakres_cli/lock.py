@@ -30,7 +30,9 @@ class RunLock:
 
     def acquire(self) -> None:
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(
+                self.path, os.O_RDWR | os.O_CREAT, 0o666
+            )  # umask applies, as to every output
         except OSError as exc:
             raise LeakresError(
                 f"cannot create lock file {self.path}: {exc.strerror or exc}"

@@ -255,7 +255,9 @@ class Benchmark:
                 "n_unjudged": sum(v.correct is None for v in verdicts),
                 "usage": _usage(judge),
             }
-        self.store.put("judges", payload)
+        # Not stored while an endpoint failed: a rerun asks again for the unjudged items.
+        if not any(a["n_unjudged"] for a in payload["agreement"].values()):
+            self.store.put("judges", payload)
         return payload
 
     def base_evaluation(self, questions: list[Record]) -> dict[str, Any]:
@@ -393,7 +395,7 @@ class Benchmark:
         payload = {
             "settings": results[0].settings
             if results
-            else dict(getattr(atk, "settings", {}) or {}),
+            else atk.settings(),  # no S_suc: the attack's config (settings is a method)
             "responses": {q["id"]: r for q, r in zip(targets, responses, strict=True)},
             "recovered": {q["id"]: ok for q, ok in zip(targets, recovered, strict=True)},
         }
