@@ -47,7 +47,8 @@ from typing import Any, ClassVar
 TINY_ARGS = [
     "run", "--quiet", "--seed", "0", "--n-forget", "3", "--n-retain", "2", "--per-type", "6",
     "--sh-pool", "16", "--max-new-tokens", "8", "--bootstrap", "50",
-    "--set", "ga.max_steps=2", "--set", "ga.lr=1e-4", "--set", "probab.num_samples=2",
+    "--set", "ga.max_steps=2", "--set", "ga.lr=1e-4",
+    "--set", "probab.num_samples=2", "--set", "probab.max_new_tokens=8",
 ]  # fmt: skip
 
 # Fields of results.json (and of the cells) that are wall-clock times or measurements of the
