@@ -175,14 +175,14 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
         # Resolve the model before the long stages so a bad name fails in a second, not after building data.
         from ..models import resolve_model
 
-        resolve_model(cfg.model)
+        model_path = resolve_model(cfg.model)
         lock.acquire()
         # Under the lock only: nothing else writes here now, so partial files of a killed run can go,
         # and --fresh cannot pull cells/ out from under a running run.
         remove_partial_writes(out_dir)
         if fresh and (out_dir / "cells").exists():
             shutil.rmtree(out_dir / "cells")
-        _execute(cfg, out_dir, quiet)
+        _execute(cfg, out_dir, quiet, model_path)
     finally:
         lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
@@ -212,7 +212,7 @@ def build_config(preset: str, overrides: tuple[str, ...], **options: Any) -> Run
     return cfg
 
 
-def _execute(cfg: RunConfig, out_dir: Path, quiet: bool) -> None:
+def _execute(cfg: RunConfig, out_dir: Path, quiet: bool, model_path: str) -> None:
     _seed_everything(cfg.seed)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
@@ -221,6 +221,10 @@ def _execute(cfg: RunConfig, out_dir: Path, quiet: bool) -> None:
 
     bench = Benchmark(cfg, out_dir, progress=not quiet)
     results = bench.run()
+    # A run resumed from finished cells never loads the model, so the pipeline has no path to report;
+    # the resolved one is the same, and keeps results.json equal to an uninterrupted run's.
+    if results.get("model_path") is None:
+        results["model_path"] = model_path
     results["config"] = redact_config(results["config"])
     text = render(results)
     written = _write_outputs(results, text, out_dir)
