@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -68,3 +70,25 @@ def test_partial_writes_of_a_killed_run_are_removed(tmp_path: Path) -> None:
     run_cmd.remove_partial_writes(tmp_path)
     assert [p.name for p in cells.iterdir()] == ["eval.json"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cells"]
+
+
+def test_disk_full_while_rendering_names_the_output_file(tmp_path: Path, monkeypatch) -> None:
+    from leakres_cli import store
+    from leakres_cli.errors import LeakresError
+
+    _old_outputs(tmp_path)
+    real = store._write_atomic
+
+    def full(path: Path, write) -> None:
+        def no_space(fh) -> None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        real(path, no_space)
+
+    monkeypatch.setattr(store, "_write_atomic", full)
+    with pytest.raises(LeakresError) as info:
+        run_cmd._write_outputs({"new": True}, "new summary", tmp_path)
+    assert str(info.value).startswith(f"cannot write {tmp_path / 'summary.md'}: No space left")
+    assert run_cmd.STAGING_PREFIX not in str(info.value)
+    assert (tmp_path / "summary.md").read_text() == "old summary"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json", "summary.md"]

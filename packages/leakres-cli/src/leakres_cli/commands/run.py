@@ -252,12 +252,14 @@ def _write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list
     except OSError as exc:
         raise LeakresError(f"cannot write into {out_dir}: {exc.strerror or exc}") from exc
     try:
-        write_text_atomic(staging / "summary.md", summary)
         try:
+            write_text_atomic(staging / "summary.md", summary)
             write_paper_report(results, staging)
+            write_json_atomic(staging / "results.json", results)
         except OSError as exc:  # matplotlib writes the plots itself
             raise LeakresError(f"cannot write the tables/plots into {out_dir}: {exc}") from exc
-        write_json_atomic(staging / "results.json", results)
+        except LeakresError as exc:  # name the file the user knows, not the staging copy
+            raise LeakresError(str(exc).replace(str(staging), str(out_dir))) from exc
         files = sorted(p for p in staging.rglob("*") if p.is_file())
         files.sort(key=lambda p: p.name == "results.json")  # stable: results.json last
         written = []
