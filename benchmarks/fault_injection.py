@@ -18,6 +18,10 @@ uninterrupted reference run, then:
 
     .venv/bin/python benchmarks/fault_injection.py --trials 20 --seed 0 --workdir /tmp/fi
 
+The reference and the trials must use one model cache (LEAKRES_CACHE_DIR): results.json records the
+resolved model path, so a reference copied from another cache differs there. --workdir reuses its
+reference run when present.
+
 Prints one line per trial and a summary line; exit status 1 if any trial failed. The repo-root test
 tests/test_fault_injection.py runs two kill trials of this module in CI.
 """
