@@ -103,3 +103,21 @@ def test_plots_written_as_png_and_svg(tmp_path: Path) -> None:
             assert data.startswith(PNG_MAGIC)
         else:
             assert b"<svg" in data[:2000]
+
+
+def test_plot_names_keep_everything_after_a_dot(tmp_path: Path) -> None:
+    # A dotted model name used to lose everything after its first dot, so two models' radars collided.
+    rows = [
+        {"model": model, "dataset": "builtin", "method": "GA",
+         "forget_quality": MetricValue(0.5, 0.4, 0.6, 10), "robustness": MetricValue(0.5, None, None, 10),
+         "utility": MetricValue(0.9, None, None, 10)}
+        for model in ("SmolLM2-1.7B-Instruct", "SmolLM2-1.3B-Instruct")
+    ]  # fmt: skip
+    files = ideal_triangle_plots(rows, tmp_path)
+    assert sorted(p.name for p in files) == [
+        "triangle_SmolLM2-1.3B-Instruct_builtin.png",
+        "triangle_SmolLM2-1.3B-Instruct_builtin.svg",
+        "triangle_SmolLM2-1.7B-Instruct_builtin.png",
+        "triangle_SmolLM2-1.7B-Instruct_builtin.svg",
+    ]
+    assert all(p.is_file() for p in files)

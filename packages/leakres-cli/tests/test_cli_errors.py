@@ -73,3 +73,43 @@ def test_every_run_option_is_settable_by_environment(tmp_path: Path) -> None:
         cli, ["run", "--out", str(tmp_path / "o")], env={"LEAKRES_RUN_PRESET": "nope"}
     )
     _assert_one_line_error(result, "unknown preset 'nope'")
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--per-type", "0"),
+        ("--batch-size", "0"),
+        ("--n-retain", "-1"),
+        ("--n-forget", "-3"),
+        ("--n-forget", "0"),
+        ("--sh-pool", "0"),
+        ("--bootstrap", "0"),
+        ("--max-new-tokens", "0"),
+        ("--bbh-limit", "-1"),
+        ("--seed", "-1"),
+        ("--seed", str(2**32)),
+        ("--per-type", "many"),
+    ],
+)
+def test_numeric_options_are_range_checked_at_parse_time(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    out = tmp_path / "o"
+    result = _run(["run", option, value, "--out", str(out)])
+    _assert_one_line_error(result, option, value)
+    assert not out.exists()  # rejected before anything was created
+
+
+def test_unknown_model_leaves_no_output_folder(tmp_path: Path) -> None:
+    out = tmp_path / "new" / "run"
+    result = _run(["run", "--model", "no-such-model-xyz", "--out", str(out)])
+    _assert_one_line_error(result, "no-such-model-xyz")
+    assert not (tmp_path / "new").exists()
+    # An existing folder is left as it was (only what this run created is removed).
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "notes.txt").write_text("mine")
+    result = _run(["run", "--model", "no-such-model-xyz", "--out", str(existing)])
+    _assert_one_line_error(result, "no-such-model-xyz")
+    assert [p.name for p in existing.iterdir()] == ["notes.txt"]

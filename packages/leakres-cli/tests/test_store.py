@@ -1,11 +1,14 @@
 from __future__ import annotations
 
+import errno
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
 from leakres_cli.errors import LeakresError
-from leakres_cli.store import CellStore, fingerprint, write_json_atomic
+from leakres_cli.store import CellStore, check_writable_dir, fingerprint, write_json_atomic
 
 
 def test_cells_round_trip_and_are_tied_to_the_config(tmp_path: Path) -> None:
@@ -40,3 +43,73 @@ def test_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
         write_json_atomic(target, {"bad": object.__new__(type("X", (), {"__str__": None}))})
     assert json.loads(target.read_text()) == {"ok": 1}
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_atomic_writes_get_the_mode_open_would_give(tmp_path: Path) -> None:
+    # mkstemp alone makes 0600 files; results.json must match the plots (open()'s 0666 & ~umask).
+    from leakres_cli.store import FILE_MODE, write_text_atomic
+
+    old = os.umask(0o022)
+    try:
+        write_json_atomic(tmp_path / "r.json", {"a": 1})
+        write_text_atomic(tmp_path / "s.md", "x")
+        (tmp_path / "plain.txt").write_text("y")
+    finally:
+        os.umask(old)
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    assert modes["r.json"] == modes["s.md"] == FILE_MODE
+    if FILE_MODE == 0o644:  # the test process was started under the usual umask 022
+        assert modes["plain.txt"] == 0o644
+
+
+def test_disk_full_is_a_one_line_error_and_keeps_the_previous_file(
+    tmp_path: Path, monkeypatch
+) -> None:
+    target = tmp_path / "cells" / "base.json"
+    store = CellStore(tmp_path, "fp")
+    store.put("base", {"ok": 1})
+    real_fdopen = os.fdopen
+
+    class FullDisk:
+        def __init__(self, fh) -> None:
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            self.fh.close()
+
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        def __getattr__(self, name: str):
+            return getattr(self.fh, name)
+
+    monkeypatch.setattr(os, "fdopen", lambda *a, **k: FullDisk(real_fdopen(*a, **k)))
+    with pytest.raises(LeakresError, match=r"cannot write .*base\.json: No space left on device"):
+        store.put("base", {"ok": 2})
+    monkeypatch.undo()
+    assert store.get("base") == {"ok": 1}
+    assert [p.name for p in target.parent.iterdir()] == ["base.json"]
+
+
+def test_write_probe_uses_a_unique_name_and_leaves_nothing(tmp_path: Path) -> None:
+    # A file named like the old fixed probe must neither be clobbered nor removed.
+    (tmp_path / ".leakres-write-test").write_text("someone else's")
+    assert check_writable_dir(tmp_path) is None
+    assert (tmp_path / ".leakres-write-test").read_text() == "someone else's"
+    assert [p.name for p in tmp_path.iterdir()] == [".leakres-write-test"]
+    assert check_writable_dir(tmp_path / "a" / "b") == tmp_path / "a"
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"[1, 2]", b'{"payload": 1}', b'"text"', b"\xff\xfe not utf-8", b"[" * 100_000, b"null"],
+)
+def test_malformed_cell_files_are_reported_with_their_path(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "cells" / "ga" / "eval.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    with pytest.raises(LeakresError, match=r"corrupt cell file .*eval\.json"):
+        CellStore(tmp_path, "fp").get("ga/eval")

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from . import __version__
+from . import __version__, logfilters
 from .commands.list_cmd import list_command
 from .commands.plan import plan_command
 from .commands.prepare import prepare_command
@@ -16,13 +16,17 @@ from .errors import LeakresError
 
 
 class LeakresGroup(click.Group):
-    """Turns LeakresError into a one-line message and exit status 2 (no traceback)."""
+    """Turns LeakresError and a bad option value into a one-line message and exit status 2."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
+        logfilters.install()
         try:
             return super().invoke(ctx)
         except LeakresError as exc:
             click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except click.UsageError as exc:  # a subcommand's option out of range, unknown, missing
+            click.echo(f"error: {exc.format_message()}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo(

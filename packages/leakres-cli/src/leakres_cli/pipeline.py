@@ -360,7 +360,9 @@ class Benchmark:
                 "n_unjudged": sum(v.correct is None for v in verdicts),
                 "usage": _usage(judge),
             }
-        self.store.put("judges", payload)
+        # Not stored while an endpoint failed: a rerun asks again for the unjudged items.
+        if not any(a["n_unjudged"] for a in payload["agreement"].values()):
+            self.store.put("judges", payload)
         return payload
 
     def base_single_hop(self, pool: list[Record], reserve: list[Record]) -> dict[str, Any]:

@@ -12,8 +12,9 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .errors import LeakresError
 
@@ -24,29 +25,54 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _umask() -> int:
+    # os.umask can only be read by setting it; done once, at import, before any thread starts.
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates 0600 files; every file a run writes gets the mode open() would give it instead
+# (0644 under the usual umask 022), the same as the plots matplotlib writes.
+FILE_MODE = 0o666 & ~_umask()
+
+
+def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
+    """Write through a unique temp file in the same directory, then ``os.replace`` it into place.
+
+    A failure (disk full, a bad value) leaves the previous file untouched and no temp file behind; an
+    OSError becomes a one-line LeakresError that names the file.
+    """
+    tmp: str | None = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, sort_keys=False, default=str)
-            fh.write("\n")
+            write(fh)
+            fh.flush()
+            os.fchmod(fh.fileno(), FILE_MODE)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        tmp = None
+    except OSError as exc:
+        raise LeakresError(
+            f"cannot write {path}: {exc.strerror or exc}; finished cells are kept, "
+            "rerun the same command to resume"
+        ) from exc
+    finally:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    def dump(fh: IO[str]) -> None:
+        json.dump(data, fh, indent=2, sort_keys=False, default=str)
+        fh.write("\n")
+
+    _write_atomic(path, dump)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _write_atomic(path, lambda fh: fh.write(text))
 
 
 class CellStore:
@@ -65,10 +91,15 @@ class CellStore:
         if not path.exists():
             return None
         try:
-            cell = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+            cell = json.loads(path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON
             raise LeakresError(f"corrupt cell file {path}: {exc}; delete it to recompute") from exc
-        if cell.get("config_fingerprint") != self.config_fingerprint:
+        if not isinstance(cell, dict) or "config_fingerprint" not in cell or "payload" not in cell:
+            raise LeakresError(
+                f"corrupt cell file {path}: not a leakres cell (needs 'config_fingerprint' and "
+                "'payload'); delete it to recompute"
+            )
+        if cell["config_fingerprint"] != self.config_fingerprint:
             return None
         return cell["payload"]
 
@@ -78,14 +109,24 @@ class CellStore:
         )
 
 
-def check_writable_dir(path: Path) -> None:
-    """Create ``path`` if needed and prove it is writable, or raise a one-line LeakresError."""
+def check_writable_dir(path: Path) -> Path | None:
+    """Create ``path`` if needed and prove it is writable, or raise a one-line LeakresError.
+
+    Returns the topmost directory this call created (None if ``path`` existed), so the caller can
+    remove it again when the run fails before any work. The probe is a unique temp file, so two runs
+    probing at once never collide.
+    """
+    created = None
+    for candidate in (path, *path.parents):
+        if candidate.exists():
+            break
+        created = candidate
     try:
         path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".leakres-write-test"
-        probe.write_text("ok")
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=path, prefix=".leakres-write-test."):
+            pass
     except OSError as exc:
         raise LeakresError(
             f"output directory {path} is not writable: {exc.strerror or exc}"
         ) from exc
+    return created

@@ -44,7 +44,8 @@ def _save(fig: Any, stem: Path) -> list[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
     for fmt in FORMATS:
-        path = stem.with_suffix(f".{fmt}")
+        # Not with_suffix: a stem like "triangle_SmolLM2-1.7B-Instruct" would lose ".7B-Instruct".
+        path = stem.with_name(f"{stem.name}.{fmt}")
         fig.savefig(path, format=fmt, dpi=150, bbox_inches="tight")
         paths.append(path)
     plt.close(fig)

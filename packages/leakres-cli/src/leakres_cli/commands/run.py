@@ -5,15 +5,23 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..config import ALL_TYPES, PRESETS, preset_config
+from ..config import ALL_TYPES, PRESETS, RunConfig, preset_config
 from ..engines import DTYPES, ENGINES, PROMPT_MODES
 from ..errors import LeakresError
 from ..executors import EXECUTORS
+from ..lock import LOCK_NAME, RunLock, cell_lock_name
+from ..redact import redact_config
 from ..store import check_writable_dir, write_json_atomic, write_text_atomic
+
+# Outputs are rendered here (inside --out) before they replace the previous ones.
+STAGING_PREFIX = ".outputs-"
 
 
 def _split(value: str | None) -> tuple[str, ...] | None:
@@ -67,14 +75,21 @@ def _seed_everything(seed: int) -> None:
 @click.option(
     "--attacks", default=None, help="Comma-separated recovery attacks (see `leakres list`)."
 )
-@click.option("--n-forget", type=int, default=None, help="Number of facts to unlearn.")
-@click.option("--n-retain", type=int, default=None, help="Number of retain facts.")
 @click.option(
-    "--per-type", type=int, default=None, help="Multi-hop questions built per type [preset: 40]."
+    "--n-forget", type=click.IntRange(min=1), default=None, help="Number of facts to unlearn."
+)
+@click.option(
+    "--n-retain", type=click.IntRange(min=0), default=None, help="Number of retain facts."
+)
+@click.option(
+    "--per-type",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Multi-hop questions built per type [preset: 40].",
 )
 @click.option(
     "--sh-pool",
-    type=int,
+    type=click.IntRange(min=1),
     default=None,
     help="Single-hop questions asked to find facts the model knows [preset: 96].",
 )
@@ -92,24 +107,41 @@ def _seed_everything(seed: int) -> None:
     default=None,
     help="Endpoint of the llm judge; the key is read from LEAK_METRICS_API_KEY or OPENAI_API_KEY.",
 )
-@click.option("--seed", type=int, default=None, help="Global seed [preset: 0].")
-@click.option("--batch-size", type=int, default=None, help="Generation batch size [preset: 16].")
+# numpy seeds must fit in 32 bits.
+@click.option(
+    "--seed", type=click.IntRange(0, 2**32 - 1), default=None, help="Global seed [preset: 0]."
+)
+@click.option(
+    "--batch-size",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Generation batch size [preset: 16].",
+)
+@click.option(
+    "--max-new-tokens",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Tokens generated per answer [preset: 24].",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Bootstrap resamples for the 95%% confidence intervals [preset: 1000].",
+)
 @click.option(
     "--bbh-tasks",
     default=None,
     help="Comma-separated BIG-Bench-Hard tasks for the utility ratio, or 'all' [preset: off].",
 )
 @click.option(
-    "--bbh-limit", type=int, default=None, help="Examples per BBH task, 0 = all [preset: 5]."
+    "--bbh-limit",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Examples per BBH task, 0 = all [preset: 5].",
 )
 @click.option(
     "--bbh-cot/--no-bbh-cot", default=None, help="Chain-of-thought BBH prompts [preset: off]."
-)
-@click.option(
-    "--max-new-tokens",
-    type=int,
-    default=None,
-    help="Greedy answer budget of the evaluation and of every attack [preset: 24].",
 )
 @click.option(
     "--data-dir",
@@ -159,14 +191,14 @@ def _seed_everything(seed: int) -> None:
 )
 @click.option(
     "--engine-startup-timeout",
-    type=float,
+    type=click.FloatRange(min=0, min_open=True),
     default=600.0,
     show_default=True,
     help="Seconds a server may take to answer its health check.",
 )
 @click.option(
     "--engine-concurrency",
-    type=int,
+    type=click.IntRange(min=1),
     default=16,
     show_default=True,
     help="Requests in flight at once to the server.",
@@ -199,19 +231,12 @@ def _seed_everything(seed: int) -> None:
     help="Ray cluster for --executor ray (default: start a local Ray instance on this machine).",
 )
 @click.option(
-    "--ray-cpus", type=int, default=None, help="CPUs of the local Ray instance [all cores]."
+    "--ray-cpus",
+    type=click.IntRange(min=1),
+    default=None,
+    help="CPUs of the local Ray instance [all cores].",
 )
-def run_command(preset: str, out_dir: Path, model: str | None, source: str | None, source_path: str | None,
-                types: str | None, methods: str | None, attacks: str | None, n_forget: int | None,
-                n_retain: int | None, per_type: int | None, sh_pool: int | None, judge: str | None,
-                judge_model: str | None, judge_base_url: str | None, seed: int | None,
-                batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
-                bbh_cot: bool | None, max_new_tokens: int | None, data_dir: str | None,
-                allow_fewer: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool,
-                engine: str | None, engine_cmd: str | None, engine_prompts: str | None,
-                engine_startup_timeout: float, engine_concurrency: int, dtype: str | None,
-                cell: str | None, executor: str, ray_address: str | None,
-                ray_cpus: int | None) -> None:  # fmt: skip
+def run_command(**params: Any) -> None:
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
     With no options it runs the `smoke` preset: single-hop and hypothetical-syllogism questions from the
@@ -219,64 +244,66 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     attack, on the embedded SmolLM2-135M-Instruct model (CPU, offline, a few minutes).
 
     A rerun with the same options and --out reuses finished cells (resume after a crash or Ctrl-C).
+    Only one run at a time may use an --out directory (a second one exits with status 2).
     """
-    cfg = preset_config(
-        preset, model=model, source=source, source_path=source_path, types=_split(types),
-        methods=_split(methods), attacks=_split(attacks), n_forget=n_forget, n_retain=n_retain,
-        per_type=per_type, sh_pool=sh_pool, judge=judge, judge_model=judge_model,
-        judge_base_url=judge_base_url, seed=seed, batch_size=batch_size,
-        bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, bbh_cot=bbh_cot,
-        max_new_tokens=max_new_tokens, data_dir=data_dir, allow_fewer=allow_fewer, engine=engine,
-        engine_cmd=engine_cmd, engine_prompts=engine_prompts, dtype=dtype,
-    )  # fmt: skip
-    if model is not None:
-        cfg.models = ()  # --model replaces a multi-model preset's grid
-    method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
-    cfg.method_overrides = method_over
-    cfg.attack_overrides = {
-        a: {**cfg.attack_overrides.get(a, {}), **attack_over.get(a, {})}
-        for a in sorted({*cfg.attack_overrides, *attack_over})
-        if a in cfg.attacks
-    }  # the preset's attack settings (paper: 4-bit quantization), the user's --set on top
-    _validate_names(cfg)
+    cfg = config_from_params(params)
+    out_dir: Path = params["out_dir"]
+    fresh, quiet = bool(params["fresh"]), bool(params["quiet"])
     from ..grid import check_run_config, find_cell, grid_models, model_config, run_dir
 
     check_run_config(cfg)
-    chosen = find_cell(cfg, cell) if cell is not None else None
-    if chosen is not None and executor != "local":
+    chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
+    if chosen is not None and params["executor"] != "local":
         raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
-    check_writable_dir(out_dir)
-    # Resolve the models before the long stages so a bad name fails in a second, not after building data.
-    from ..models import resolve_model
-
-    for name in grid_models(cfg):
-        resolve_model(name)
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     engine_options = {
-        "startup_timeout": engine_startup_timeout, "concurrency": engine_concurrency,
-    }  # fmt: skip
-    if chosen is not None:
-        _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
-        return
-    if executor == "ray":
-        from ..executors import run_cells_with_ray
+        "startup_timeout": params["engine_startup_timeout"],
+        "concurrency": params["engine_concurrency"],
+    }
+    created = check_writable_dir(out_dir)
+    # The cells of a grid may run side by side as separate jobs (a SLURM array), each writing only its
+    # own cells: a --cell job locks its cell; a whole run (or the final collection) locks --out.
+    lock = RunLock(out_dir, name=cell_lock_name(chosen.id) if chosen is not None else LOCK_NAME)
+    try:
+        # Resolve the models before the long stages so a bad name fails in a second, not after building data.
+        from ..models import resolve_model
 
-        ran = run_cells_with_ray(
-            cfg, out_dir, engine_options=engine_options, fresh=fresh, num_cpus=ray_cpus,
-            address=ray_address,
-        )  # fmt: skip
-        click.echo(f"Ray ran {len(ran)} cells: {', '.join(ran)}; collecting results")
-        fresh = False  # the cells were just recomputed by the tasks
-    for name in grid_models(cfg):
-        _run_model(
-            model_config(cfg, name), run_dir(cfg, out_dir, name), fresh=fresh, quiet=quiet,
-            engine_options=engine_options,
-        )  # fmt: skip
+        model_paths = {name: resolve_model(name) for name in grid_models(cfg)}
+        lock.acquire()
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        if chosen is not None:
+            _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
+            return
+        for name in grid_models(cfg):
+            target = run_dir(cfg, out_dir, name)
+            target.mkdir(parents=True, exist_ok=True)
+            # Under the lock only: nothing else writes here now, so partial files of a killed run can
+            # go, and --fresh cannot pull cells/ out from under a running run.
+            remove_partial_writes(target)
+            if fresh and (target / "cells").exists():
+                shutil.rmtree(target / "cells")
+        if params["executor"] == "ray":
+            from ..executors import run_cells_with_ray
+
+            ran = run_cells_with_ray(
+                cfg, out_dir, engine_options=engine_options, fresh=False,
+                num_cpus=params["ray_cpus"], address=params["ray_address"],
+            )  # fmt: skip
+            click.echo(f"Ray ran {len(ran)} cells: {', '.join(ran)}; collecting results")
+        for name in grid_models(cfg):
+            _execute(
+                model_config(cfg, name), run_dir(cfg, out_dir, name), quiet, model_paths[name],
+                engine_options,
+            )  # fmt: skip
+    finally:
+        lock.release()
+        # An error before any work (unknown model, ...) leaves no empty folder behind.
+        _remove_unused(out_dir, created, lock.path.name)
 
 
 def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
     from ..grid import run_cell
 
+    _seed_everything(cfg.seed)
     target = run_cell(
         cfg, cell, out_dir, fresh=fresh, progress=not quiet, engine_options=engine_options
     )
@@ -286,38 +313,132 @@ def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_opti
     )
 
 
-def _run_model(cfg, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
-    check_writable_dir(out_dir)
-    if fresh and (out_dir / "cells").exists():
-        import shutil
+# Options of `leakres run` that are not part of the run configuration.
+_NOT_CONFIG = ("preset", "overrides", "out_dir", "fresh", "quiet", "engine_startup_timeout",
+               "engine_concurrency", "cell", "executor", "ray_address", "ray_cpus")  # fmt: skip
+_LIST_OPTIONS = ("types", "methods", "attacks", "bbh_tasks")
 
-        shutil.rmtree(out_dir / "cells")
+
+def config_from_params(params: dict[str, Any]) -> RunConfig:
+    """The validated run configuration of parsed `leakres run` options, or a one-line LeakresError."""
+    options = {k: v for k, v in params.items() if k not in _NOT_CONFIG}
+    for name in _LIST_OPTIONS:
+        options[name] = _split(options.get(name))
+    preset, overrides = params.get("preset") or "smoke", tuple(params.get("overrides") or ())
+    return build_config(preset, overrides, **options)
+
+
+def build_config(preset: str, overrides: tuple[str, ...], **options: Any) -> RunConfig:
+    """The validated run configuration of a preset, option values and --set overrides."""
+    cfg = preset_config(preset, **options)
+    if options.get("model") is not None:
+        cfg.models = ()  # --model replaces a multi-model preset's grid
+    method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
+    cfg.method_overrides = method_over
+    cfg.attack_overrides = {
+        a: {**cfg.attack_overrides.get(a, {}), **attack_over.get(a, {})}
+        for a in sorted({*cfg.attack_overrides, *attack_over})
+        if a in cfg.attacks
+    }  # the preset's attack settings (paper: 4-bit quantization), the user's --set on top
+    _validate_names(cfg)
+    return cfg
+
+
+def _execute(
+    cfg: RunConfig, out_dir: Path, quiet: bool, model_path: str, engine_options: dict
+) -> None:
     _seed_everything(cfg.seed)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
     from ..pipeline import Benchmark
     from ..summary import render
 
     bench = Benchmark(cfg, out_dir, progress=not quiet, engine_options=engine_options)
     results = bench.run()
-    write_json_atomic(out_dir / "results.json", results)
+    # A run resumed from finished cells never loads the model, so the pipeline has no path to report;
+    # the resolved one is the same, and keeps results.json equal to an uninterrupted run's.
+    if results.get("model_path") is None:
+        results["model_path"] = model_path
+    results["config"] = redact_config(results["config"])
     text = render(results)
-    write_text_atomic(out_dir / "summary.md", text)
-    from ..paper_report import write_paper_report
-
-    written = write_paper_report(results, out_dir)
+    written = _write_outputs(results, text, out_dir)
     click.echo(text)
     click.echo(
-        f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and {len(written)} table/plot files"
+        f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and "
+        f"{len(written) - 2} table/plot files"
     )
     from ..report import write_report
 
     click.echo(f"Wrote {write_report([out_dir])} (open it in a browser)")
 
 
+def _write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list[Path]:
+    """results.json, summary.md, tables/ and plots/ of this run, all rendered before any is replaced.
+
+    They are rendered into a staging directory inside ``out_dir`` (same file system), then moved into
+    place with ``os.replace``, results.json last: a crash while rendering leaves every previous output
+    as it was, and a results.json on disk always comes with the summary, tables and plots of its run.
+    """
+    from ..paper_report import write_paper_report
+
+    try:
+        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=STAGING_PREFIX))
+    except OSError as exc:
+        raise LeakresError(f"cannot write into {out_dir}: {exc.strerror or exc}") from exc
+    try:
+        try:
+            write_text_atomic(staging / "summary.md", summary)
+            write_paper_report(results, staging)
+            write_json_atomic(staging / "results.json", results)
+        except OSError as exc:  # matplotlib writes the plots itself
+            raise LeakresError(f"cannot write the tables/plots into {out_dir}: {exc}") from exc
+        except LeakresError as exc:  # name the file the user knows, not the staging copy
+            raise LeakresError(str(exc).replace(str(staging), str(out_dir))) from exc
+        files = sorted(p for p in staging.rglob("*") if p.is_file())
+        files.sort(key=lambda p: p.name == "results.json")  # stable: results.json last
+        written = []
+        for src in files:
+            dest = out_dir / src.relative_to(staging)
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(src, dest)
+            except OSError as exc:
+                raise LeakresError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+            written.append(dest)
+        return written
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def remove_partial_writes(out_dir: Path) -> None:
+    """Temp files and staging directories a killed run left behind (call with the run lock held)."""
+    for staging in out_dir.glob(f"{STAGING_PREFIX}*"):
+        shutil.rmtree(staging, ignore_errors=True)
+    for tmp in out_dir.rglob(".*.tmp"):
+        if tmp.is_file():
+            tmp.unlink(missing_ok=True)
+
+
+def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NAME) -> None:
+    """Remove the directories this run created if nothing but its lock file went into them."""
+    if created is None or not out_dir.is_dir():
+        return
+    if {p.name for p in out_dir.iterdir()} - {lock_name}:
+        return  # work started: keep everything (a rerun resumes from it)
+    (out_dir / lock_name).unlink(missing_ok=True)
+    for directory in (out_dir, *out_dir.parents):
+        try:
+            directory.rmdir()
+        except OSError:
+            break
+        if directory == created:
+            break
+
+
 def _parse_value(raw: str) -> object:
     try:
         return json.loads(raw)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, too deeply nested, a 5000-digit int: a string
         return raw
 
 
