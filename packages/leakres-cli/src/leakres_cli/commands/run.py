@@ -130,6 +130,13 @@ def _seed_everything(seed: int) -> None:
     help="Override a method or attack hyperparameter, e.g. --set ga.lr=1e-5 --set probab.num_samples=10.",
 )
 @click.option(
+    "--method-config",
+    "method_configs",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Method settings file(s) written by `leakres tune` ({method: {field: value}}); --set on top.",
+)
+@click.option(
     "--fresh", is_flag=True, help="Ignore finished cells in --out and recompute everything."
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
@@ -207,7 +214,8 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
                 judge_model: str | None, judge_base_url: str | None, seed: int | None,
                 batch_size: int | None, bbh_tasks: str | None, bbh_limit: int | None,
                 bbh_cot: bool | None, max_new_tokens: int | None, data_dir: str | None,
-                allow_fewer: bool | None, overrides: tuple[str, ...], fresh: bool, quiet: bool,
+                allow_fewer: bool | None, overrides: tuple[str, ...],
+                method_configs: tuple[Path, ...], fresh: bool, quiet: bool,
                 engine: str | None, engine_cmd: str | None, engine_prompts: str | None,
                 engine_startup_timeout: float, engine_concurrency: int, dtype: str | None,
                 cell: str | None, executor: str, ray_address: str | None,
@@ -232,7 +240,11 @@ def run_command(preset: str, out_dir: Path, model: str | None, source: str | Non
     if model is not None:
         cfg.models = ()  # --model replaces a multi-model preset's grid
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
-    cfg.method_overrides = method_over
+    from ..tuning import load_method_config
+
+    tuned = load_method_config(method_configs, cfg.methods)
+    cfg.method_overrides = {m: {**tuned.get(m, {}), **method_over.get(m, {})}
+                            for m in cfg.methods if m in tuned or m in method_over}  # fmt: skip
     cfg.attack_overrides = {
         a: {**cfg.attack_overrides.get(a, {}), **attack_over.get(a, {})}
         for a in sorted({*cfg.attack_overrides, *attack_over})
