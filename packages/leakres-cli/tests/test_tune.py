@@ -128,7 +128,9 @@ def script(monkeypatch) -> Script:
 
     def build_questions(self):
         data = real_build(self)
-        QUESTION_IDS.update({q["question"]: q["id"] for q in data["questions"] + data["sh_reserve"]})
+        QUESTION_IDS.update(
+            {q["question"]: q["id"] for q in data["questions"] + data["sh_reserve"]}
+        )
         return data
 
     monkeypatch.setattr(Benchmark, "build_questions", build_questions)
