@@ -221,6 +221,21 @@ def test_a_second_invocation_recomputes_nothing_and_ctrl_c_resumes(
     assert after["trials"] == before["trials"] and after["chosen"] == before["chosen"]
 
 
+def test_too_few_known_facts_beside_the_run_widen_the_validation_pool(
+    tmp_path: Path, script: Script
+) -> None:
+    """The run's 3 + 3 facts use up the 6-question SH pool: the rest of the knowledge base is asked."""
+    sizes = [a if a != "5" else "3" for a in TUNE_SIZES]  # --n-retain 3, --val-retain 3
+    result = invoke("tune", "--method", "ga", "--out", str(tmp_path / "t"), "--lr", "1e-5",
+                    "--epochs", "5", *sizes)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    validation = json.loads((tmp_path / "t" / "ga" / "tune.json").read_text())["validation"]
+    assert validation["widened_to_every_fact"] is True
+    assert (validation["n_forget"], validation["n_retain"]) == (4, 3)
+    forget = {json.dumps(f, sort_keys=True) for f in validation["forget_facts"]}
+    assert forget.isdisjoint(json.dumps(f, sort_keys=True) for f in validation["run_forget_facts"])
+
+
 def test_no_eligible_trial_is_a_one_line_error_and_keeps_the_table(
     tmp_path: Path, script: Script
 ) -> None:

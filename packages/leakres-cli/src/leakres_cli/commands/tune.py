@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..config import PRESETS, preset_config
+from ..engines import DTYPES
 from ..errors import LeakresError
 from ..store import check_writable_dir, write_json_atomic, write_text_atomic
 from ..tuning import RULE, VALIDATION_RULE
@@ -96,7 +97,9 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 )
 @click.option("--bbh-limit", type=int, default=None, help="Examples per BBH task.")
 @click.option("--data-dir", default=None, help="Data root (as LEAKRES_DATA_DIR).")
-@click.option("--dtype", default=None, help="Weights' dtype, as for `leakres run`.")
+@click.option(
+    "--dtype", type=click.Choice(DTYPES), default=None, help="Weights' dtype, as for `leakres run`."
+)
 @click.option(
     "--allow-fewer/--no-allow-fewer", default=None, help="As for `leakres run` (the run's sizes)."
 )
