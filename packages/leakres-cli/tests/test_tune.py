@@ -179,6 +179,9 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     keys = {json.dumps(f, sort_keys=True) for f in validation["forget_facts"]}
     run_keys = {json.dumps(f, sort_keys=True) for f in validation["run_forget_facts"]}
     assert len(keys) == 4 and len(run_keys) == 3 and keys.isdisjoint(run_keys)
+    # Acc_p of the ratios: the base model asked the validation questions as each trial is.
+    assert validation["base_accuracy_forget"]["value"] == 1.0
+    assert validation["base_accuracy_retain"]["n"] == 5
     assert "| lr=1e-05_epochs=5 **chosen** |" in result.output and tune["rule"] in result.output
 
     settings = json.loads((out / "ga" / "settings.json").read_text())
