@@ -180,7 +180,7 @@ def tune_command(method: str, model: str | None, preset: str, out_dir: Path,
     if result["chosen"] is None:
         raise LeakresError(
             f"no trial of {len(result['trials'])} met the rule (retain ratio >= 0.9 of the base); "
-            f"the search table is in {method_dir / 'tune.json'}; widen the grid (smaller --lr)"
+            f"the search table is in {method_dir / 'tune.json'}; try other --lr/--epochs values"
         )
     target = settings_out or method_dir / "settings.json"
     write_json_atomic(target, settings_file(result))
