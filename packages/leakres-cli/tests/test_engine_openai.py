@@ -127,7 +127,9 @@ def test_attacks_went_through_the_server(served_run: Path) -> None:
     unlearned = AutoModelForCausalLM.from_pretrained(
         str(out / "engine" / "models" / "ga"), dtype=torch.float32
     )
-    local = get_attack("focus_on_key", seed=0).run(
+    # under the run's one decoding protocol (its token budget, not the attack's own default of 32)
+    budget = results["decoding"]["max_new_tokens"]
+    local = get_attack("focus_on_key", seed=0, max_new_tokens=budget).run(
         unlearned.eval(),
         tokenizer,
         [questions[i] for i in attacked],
