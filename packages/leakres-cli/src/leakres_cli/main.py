@@ -12,6 +12,7 @@ from .commands.plan import plan_command
 from .commands.prepare import prepare_command
 from .commands.report import report_command
 from .commands.run import run_command
+from .commands.tune import tune_command
 from .errors import LeakresError
 
 
@@ -54,6 +55,7 @@ cli.add_command(list_command)
 cli.add_command(prepare_command)
 cli.add_command(plan_command)
 cli.add_command(report_command)
+cli.add_command(tune_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -162,6 +162,13 @@ def _seed_everything(seed: int) -> None:
     help="Override a method or attack hyperparameter, e.g. --set ga.lr=1e-5 --set probab.num_samples=10.",
 )
 @click.option(
+    "--method-config",
+    "method_configs",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Method settings file(s) written by `leakres tune` ({method: {field: value}}); --set on top.",
+)
+@click.option(
     "--fresh", is_flag=True, help="Ignore finished cells in --out and recompute everything."
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
@@ -314,7 +321,7 @@ def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_opti
 
 
 # Options of `leakres run` that are not part of the run configuration.
-_NOT_CONFIG = ("preset", "overrides", "out_dir", "fresh", "quiet", "engine_startup_timeout",
+_NOT_CONFIG = ("preset", "overrides", "method_configs", "out_dir", "fresh", "quiet", "engine_startup_timeout",
                "engine_concurrency", "cell", "executor", "ray_address", "ray_cpus")  # fmt: skip
 _LIST_OPTIONS = ("types", "methods", "attacks", "bbh_tasks")
 
@@ -325,16 +332,28 @@ def config_from_params(params: dict[str, Any]) -> RunConfig:
     for name in _LIST_OPTIONS:
         options[name] = _split(options.get(name))
     preset, overrides = params.get("preset") or "smoke", tuple(params.get("overrides") or ())
-    return build_config(preset, overrides, **options)
+    method_configs = tuple(params.get("method_configs") or ())
+    return build_config(preset, overrides, method_configs=method_configs, **options)
 
 
-def build_config(preset: str, overrides: tuple[str, ...], **options: Any) -> RunConfig:
-    """The validated run configuration of a preset, option values and --set overrides."""
+def build_config(
+    preset: str,
+    overrides: tuple[str, ...],
+    *,
+    method_configs: tuple[Path, ...] = (),
+    **options: Any,
+) -> RunConfig:
+    """The validated run configuration of a preset, option values, `leakres tune` settings files
+    (--method-config) and --set overrides on top of them."""
     cfg = preset_config(preset, **options)
     if options.get("model") is not None:
         cfg.models = ()  # --model replaces a multi-model preset's grid
     method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
-    cfg.method_overrides = method_over
+    from ..tuning import load_method_config
+
+    tuned = load_method_config(method_configs, cfg.methods) if method_configs else {}
+    cfg.method_overrides = {m: {**tuned.get(m, {}), **method_over.get(m, {})}
+                            for m in cfg.methods if m in tuned or m in method_over}  # fmt: skip
     cfg.attack_overrides = {
         a: {**cfg.attack_overrides.get(a, {}), **attack_over.get(a, {})}
         for a in sorted({*cfg.attack_overrides, *attack_over})

@@ -1,0 +1,191 @@
+"""`leakres tune`: learning rate x epochs (x TV alpha) search for one method on a validation split."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from ..config import PRESETS, preset_config
+from ..engines import DTYPES
+from ..errors import LeakresError
+from ..store import check_writable_dir, write_json_atomic, write_text_atomic
+from ..tuning import RULE, VALIDATION_RULE
+from .run import _seed_everything, _split
+
+
+def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
+    """Repeatable and/or comma-separated numbers; None when the option was not given."""
+    if not values:
+        return None
+    out = []
+    for value in values:
+        for part in value.split(","):
+            if not part.strip():
+                continue
+            try:
+                out.append(float(part))
+            except ValueError:
+                raise LeakresError(f"{flag}: '{part.strip()}' is not a number") from None
+    return tuple(out)
+
+
+@click.command("tune")
+@click.option("--method", required=True, help="Unlearning method to tune (see `leakres list`).")
+@click.option("--model", default=None, help="Model, as for `leakres run` [smollm2-135m-instruct].")
+@click.option(
+    "--preset",
+    default="smoke",
+    show_default=True,
+    help=f"Base configuration, as for `leakres run`: {', '.join(PRESETS)}.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("leakres-tune"),
+    show_default=True,
+    help="Search directory: cells/ (base model), METHOD/trials/ (one cell directory per trial), "
+    "METHOD/tune.json, tune.md and settings.json.",
+)
+@click.option(
+    "--lr",
+    "lrs",
+    multiple=True,
+    metavar="LR[,LR...]",
+    help="Learning rates (repeatable or comma list) [unlearn-zoo's size-tier default x 0.5, 1, 2].",
+)
+@click.option(
+    "--epochs",
+    "epochs",
+    multiple=True,
+    metavar="E[,E...]",
+    help="Epochs (repeatable or comma list) [ceil(default / 2) and the default].",
+)
+@click.option(
+    "--tv-alpha",
+    "tv_alphas",
+    multiple=True,
+    metavar="A[,A...]",
+    help="TV's task-vector scale alpha (tv only) [1, 4, as the paper searched].",
+)
+@click.option(
+    "--val-forget", type=int, default=8, show_default=True, help="Validation forget facts."
+)
+@click.option(
+    "--val-retain", type=int, default=16, show_default=True, help="Validation retain facts."
+)
+@click.option("--source", default=None, help="Knowledge source, as for `leakres run`.")
+@click.option("--input", "source_path", default=None, help="Input file for --source.")
+@click.option(
+    "--types", default=None, help="Question types of the run (they pick its forget facts)."
+)
+@click.option("--per-type", type=int, default=None, help="As for `leakres run`.")
+@click.option("--sh-pool", type=int, default=None, help="As for `leakres run`.")
+@click.option("--n-forget", type=int, default=None, help="The run's forget facts (excluded).")
+@click.option("--n-retain", type=int, default=None, help="The run's retain facts.")
+@click.option("--seed", type=int, default=None, help="Global seed [preset: 0].")
+@click.option("--judge", default=None, help="Judge, as for `leakres run` [alias].")
+@click.option("--judge-model", default=None, help="Model of the llm judge.")
+@click.option("--judge-base-url", default=None, help="Endpoint of the llm judge.")
+@click.option("--batch-size", type=int, default=None, help="Generation batch size.")
+@click.option("--max-new-tokens", type=int, default=None, help="Greedy answer budget.")
+@click.option("--bootstrap", type=int, default=None, help="Bootstrap resamples for the CIs.")
+@click.option(
+    "--bbh-tasks", default=None, help="BBH tasks: the rule then also needs BBH >= 90% of the base."
+)
+@click.option("--bbh-limit", type=int, default=None, help="Examples per BBH task.")
+@click.option("--data-dir", default=None, help="Data root (as LEAKRES_DATA_DIR).")
+@click.option(
+    "--dtype", type=click.Choice(DTYPES), default=None, help="Weights' dtype, as for `leakres run`."
+)
+@click.option(
+    "--allow-fewer/--no-allow-fewer", default=None, help="As for `leakres run` (the run's sizes)."
+)
+@click.option(
+    "--settings-out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write the chosen settings [OUT/METHOD/settings.json].",
+)
+@click.option("--quiet", is_flag=True, help="No progress bars.")
+def tune_command(method: str, model: str | None, preset: str, out_dir: Path,
+                 lrs: tuple[str, ...], epochs: tuple[str, ...], tv_alphas: tuple[str, ...],
+                 val_forget: int, val_retain: int, source: str | None, source_path: str | None,
+                 types: str | None, per_type: int | None, sh_pool: int | None,
+                 n_forget: int | None, n_retain: int | None, seed: int | None, judge: str | None,
+                 judge_model: str | None, judge_base_url: str | None, batch_size: int | None,
+                 max_new_tokens: int | None, bootstrap: int | None, bbh_tasks: str | None,
+                 bbh_limit: int | None, data_dir: str | None, dtype: str | None,
+                 allow_fewer: bool | None, settings_out: Path | None,
+                 quiet: bool) -> None:  # fmt: skip
+    """Search lr x epochs (x TV alpha) for METHOD on MODEL; write the chosen settings for
+    `leakres run --method-config FILE`.
+
+    Validation facts: {validation}.
+
+    Selection: {rule}.
+
+    Every trial is a cell directory under --out: Ctrl-C and rerun continue where it stopped.
+    """
+    from unlearn_zoo import get_unlearner
+
+    try:
+        get_unlearner(method)
+    except (KeyError, ValueError) as exc:
+        raise LeakresError(str(exc).strip("'\"")) from exc
+    method = method.strip().lower()
+    alphas = _floats(tv_alphas, "--tv-alpha")
+    if alphas is not None and method != "tv":
+        raise LeakresError(f"--tv-alpha applies to tv only, not to '{method}'")
+    grid = {"lr": _floats(lrs, "--lr"), "epochs": _floats(epochs, "--epochs"), "alpha": alphas}
+    if val_forget < 1 or val_retain < 1:
+        raise LeakresError("--val-forget and --val-retain must be at least 1")
+    cfg = preset_config(
+        preset, model=model, source=source, source_path=source_path, types=_split(types),
+        per_type=per_type, sh_pool=sh_pool, n_forget=n_forget, n_retain=n_retain, seed=seed,
+        judge=judge, judge_model=judge_model, judge_base_url=judge_base_url,
+        batch_size=batch_size, max_new_tokens=max_new_tokens, bootstrap=bootstrap,
+        bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, data_dir=data_dir, dtype=dtype,
+        allow_fewer=allow_fewer,
+    )  # fmt: skip
+    cfg.models = ()
+    for name, values in grid.items():
+        flag = "--tv-alpha" if name == "alpha" else f"--{name}"
+        if values == ():
+            raise LeakresError(f"{flag}: the grid is empty; give at least one value")
+        for value in values or ():
+            if not value > 0:
+                raise LeakresError(f"{flag}: {value:g} is not a positive number")
+    check_writable_dir(out_dir)
+    from ..models import resolve_model
+
+    resolve_model(cfg.model)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    _seed_everything(cfg.seed)
+
+    from ..tuning import TuneSearch, render_markdown, settings_file
+
+    search = TuneSearch(
+        cfg, method, out_dir, n_val_forget=val_forget, n_val_retain=val_retain,
+        grid_values=grid, progress=not quiet,
+    )  # fmt: skip
+    result = search.run()
+    method_dir = out_dir / method
+    write_json_atomic(method_dir / "tune.json", result)
+    text = render_markdown(result)
+    write_text_atomic(method_dir / "tune.md", text)
+    click.echo(text)
+    if result["chosen"] is None:
+        raise LeakresError(
+            f"no trial of {len(result['trials'])} met the rule (retain ratio >= 0.9 of the base); "
+            f"the search table is in {method_dir / 'tune.json'}; try other --lr/--epochs values"
+        )
+    target = settings_out or method_dir / "settings.json"
+    write_json_atomic(target, settings_file(result))
+    click.echo(f"Wrote {method_dir / 'tune.json'}, {method_dir / 'tune.md'} and {target}")
+    click.echo(f"Use it: leakres run --methods {method} --method-config {target}")
+
+
+tune_command.help = (tune_command.help or "").format(validation=VALIDATION_RULE, rule=RULE)
