@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from kg_qgen.atomic import atomic_write
 from kg_qgen.llm.backend import LLMBackend, LLMBackendError, Messages
 from kg_qgen.llm.prompts import PROMPT_VERSION
 
@@ -81,17 +80,9 @@ class CachedBackend:
         return value if isinstance(value, str) else None
 
     def _write(self, key: str, completion: str) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"backend": self.backend_id, "model": self.model, "completion": completion}
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(entry, fh, ensure_ascii=False)
-            os.replace(tmp, path)
-        except OSError:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_write(self._path(key)) as fh:
+            json.dump(entry, fh, ensure_ascii=False)
 
     def complete_many(
         self,

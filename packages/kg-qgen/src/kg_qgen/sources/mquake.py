@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kg_qgen.atomic import atomic_write
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.textio import parse_json, read_utf8
@@ -127,31 +127,26 @@ def _check_digests(data: bytes, want: CanonicalFile, where: str) -> None:
 
 def _download(url: str, dest: Path, want: CanonicalFile, max_bytes: int, timeout: float) -> None:
     """Stream ``url`` into ``dest`` (size cap, digests checked, atomic, sidecar last)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, suffix=".part")
-    try:
-        digest = hashlib.sha256()
-        chunks = []
-        with os.fdopen(fd, "wb") as fh, urllib.request.urlopen(url, timeout=timeout) as resp:
-            length = resp.headers.get("Content-Length")
-            if length is not None and length.isdigit() and int(length) > max_bytes:
-                raise KgQgenInputError(f"refusing {length} bytes (size cap {max_bytes})", path=url)
-            size = 0
-            while chunk := resp.read(1 << 20):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise KgQgenInputError(f"more than the size cap of {max_bytes} bytes", path=url)
-                fh.write(chunk)
-                digest.update(chunk)
-                chunks.append(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
+    digest = hashlib.sha256()
+    chunks = []
+    with (
+        atomic_write(dest, "wb", suffix=".part", durable=True) as fh,
+        urllib.request.urlopen(url, timeout=timeout) as resp,
+    ):
+        length = resp.headers.get("Content-Length")
+        if length is not None and length.isdigit() and int(length) > max_bytes:
+            raise KgQgenInputError(f"refusing {length} bytes (size cap {max_bytes})", path=url)
+        size = 0
+        while chunk := resp.read(1 << 20):
+            size += len(chunk)
+            if size > max_bytes:
+                raise KgQgenInputError(f"more than the size cap of {max_bytes} bytes", path=url)
+            fh.write(chunk)
+            digest.update(chunk)
+            chunks.append(chunk)
+        # checked before the block ends, so a bad download never replaces the cached file
         _check_digests(b"".join(chunks), want, url)
-        os.replace(tmp, dest)
-        _write_sidecar(dest, digest.hexdigest())
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    _write_sidecar(dest, digest.hexdigest())
 
 
 def _sidecar(path: Path) -> Path:
@@ -159,10 +154,8 @@ def _sidecar(path: Path) -> Path:
 
 
 def _write_sidecar(path: Path, hexdigest: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-    with os.fdopen(fd, "w", encoding="ascii") as fh:
+    with atomic_write(_sidecar(path), suffix=".part", durable=True) as fh:
         fh.write(hexdigest + "\n")
-    os.replace(tmp, _sidecar(path))
 
 
 def _cache_is_intact(path: Path, want: CanonicalFile) -> bool:

@@ -27,12 +27,12 @@ import json
 import logging
 import os
 import random
-import tempfile
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from leak_metrics.atomic import atomic_write
 from leak_metrics.bbh.checksums import BBH_COMMIT, SHA256
 from leak_metrics.errors import InputError, LeakMetricsError
 
@@ -98,34 +98,27 @@ def fetch_verified(
     ``sha256``; written atomically (temp file next to ``dest``, then ``os.replace``). Raises
     :class:`BBHDownloadError` otherwise and leaves ``dest`` as it was."""
     digest = hashlib.sha256()
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".part")
-    tmp = Path(tmp_name)
-    try:
-        size = 0
-        declared: str | None = None
-        with os.fdopen(fd, "wb") as out:
-            try:
-                with urllib.request.urlopen(url, timeout=timeout_s) as reply:
-                    declared = reply.headers.get("Content-Length")
-                    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
-                        raise BBHDownloadError(
-                            f"{url}: {declared} bytes declared, over the {max_bytes}-byte cap"
-                        )
-                    while chunk := reply.read(_CHUNK):
-                        size += len(chunk)
-                        if size > max_bytes:
-                            raise BBHDownloadError(f"{url}: over the {max_bytes}-byte cap")
-                        digest.update(chunk)
-                        out.write(chunk)
-            except BBHDownloadError:
-                raise
-            except Exception as exc:  # URLError, HTTPError, IncompleteRead (truncated), timeout
-                raise BBHDownloadError(
-                    f"{url}: download failed ({type(exc).__name__}: {exc})"
-                ) from exc
-            out.flush()
-            os.fsync(out.fileno())
+    size = 0
+    declared: str | None = None
+    # Every check runs inside the block, so a failed one leaves ``dest`` untouched.
+    with atomic_write(dest, "wb", suffix=".part", durable=True) as out:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout_s) as reply:
+                declared = reply.headers.get("Content-Length")
+                if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+                    raise BBHDownloadError(
+                        f"{url}: {declared} bytes declared, over the {max_bytes}-byte cap"
+                    )
+                while chunk := reply.read(_CHUNK):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise BBHDownloadError(f"{url}: over the {max_bytes}-byte cap")
+                    digest.update(chunk)
+                    out.write(chunk)
+        except BBHDownloadError:
+            raise
+        except Exception as exc:  # URLError, HTTPError, IncompleteRead (truncated), timeout
+            raise BBHDownloadError(f"{url}: download failed ({type(exc).__name__}: {exc})") from exc
         if declared is not None and declared.isdigit() and size != int(declared):
             raise BBHDownloadError(
                 f"{url}: truncated download ({size} of {declared} bytes); not cached"
@@ -135,9 +128,6 @@ def fetch_verified(
                 f"{url}: sha256 {digest.hexdigest()} of {size} bytes != pinned {sha256} "
                 "(truncated or changed upstream); not cached"
             )
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
     return dest
 
 

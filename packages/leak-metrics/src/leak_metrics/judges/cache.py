@@ -13,10 +13,11 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from leak_metrics.atomic import atomic_write
 
 logger = logging.getLogger(__name__)
 
@@ -94,14 +95,6 @@ class VerdictCache:
         """Store a decided verdict; refuses anything else so no bad entry is ever written."""
         if value.get("verdict") not in VERDICTS or not isinstance(value.get("reason"), str):
             raise ValueError(f"not a decided verdict entry: {sorted(value)}")
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
         # Write-then-rename so a concurrent reader never sees half a file.
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"verdict": value["verdict"], "reason": value["reason"]}, handle)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_write(self._path(key)) as handle:
+            json.dump({"verdict": value["verdict"], "reason": value["reason"]}, handle)
