@@ -195,3 +195,27 @@ def test_every_forget_example_is_seen_under_the_default_settings(
     assert summary["computed_by_cli"] == []  # unlearn-zoo's record has every field
     assert summary["steps"] == record["steps"] >= 1
     assert summary["epochs"] == record["config"]["epochs"]
+
+
+def test_default_size_keeps_the_single_hop_fq_interval_within_15_points():
+    """Issue 16: the default run's SH FQ 95% CI is at most +/-15 points, whatever it measures.
+
+    The base model answers every forget fact (they are chosen that way), so SH FQ is 1 minus the
+    unlearned accuracy on ``n_forget`` facts; every possible count of forgotten facts is scored
+    with leak-metrics' own bootstrap at the default seed and resamples.
+    """
+    from leak_metrics.metrics import forget_quality
+
+    from leakres_cli.config import RunConfig
+
+    cfg = RunConfig()
+    widest = 0.0
+    for kept in range(cfg.n_forget + 1):
+        unlearned = [True] * kept + [False] * (cfg.n_forget - kept)
+        fq = forget_quality(
+            [True] * cfg.n_forget, unlearned, seed=cfg.seed, n_resamples=cfg.bootstrap
+        )
+        widest = max(widest, fq.value - fq.ci_low, fq.ci_high - fq.value)
+    assert widest <= 0.15, f"n_forget={cfg.n_forget}: widest half-width {widest:.4f}"
+    # the figure --help states (config.RunConfig's n_forget attribute)
+    assert round(widest * 100, 1) == 14.6
