@@ -141,7 +141,9 @@ def test_cached_reuse_valid_and_keep(tmp_path: Path) -> None:
     assert reused == {"recovered": {"a": None}, "seen": 1}
     # valid False: a stored payload for other targets is recomputed and replaced.
     fresh = store.cached(
-        "ga/attack-probab", lambda: {"recovered": {"b": True}}, valid=lambda p: "b" in p["recovered"]
+        "ga/attack-probab",
+        lambda: {"recovered": {"b": True}},
+        valid=lambda p: "b" in p["recovered"],
     )
     assert fresh == {"recovered": {"b": True}} == store.get("ga/attack-probab")
     # keep False: returned but not stored (a judge endpoint failed), so a rerun computes again.

@@ -61,8 +61,14 @@ def attack(
         if targets:  # probab/focus_on_key decode on the server with --engine openai
             base_model, tokenizer = bench.model()
             results = bench.generation.run_attack(
-                atk, get_unlearned(), tokenizer, targets, original_model=base_model,
-                relearn_data=relearn, context_facts=context, progress=bench.progress,
+                atk,
+                get_unlearned(),
+                tokenizer,
+                targets,
+                original_model=base_model,
+                relearn_data=relearn,
+                context_facts=context,
+                progress=bench.progress,
             )
         by_result = {r.id: r for r in results}
         responses = [list(by_result[q["id"]].responses) for q in targets]

@@ -158,8 +158,14 @@ def base_evaluation(
             "forget_ids": [q["id"] for q in forget],
             "retain_ids": [q["id"] for q in retain],
             "multi_hop_ids": [q["id"] for q in multi],
-            "answers": {**sh["answers"], **dict(zip([q["id"] for q in multi], mh_answers, strict=True))},
-            "correct": {**sh["correct"], **dict(zip([q["id"] for q in multi], mh_correct, strict=True))},
+            "answers": {
+                **sh["answers"],
+                **dict(zip([q["id"] for q in multi], mh_answers, strict=True)),
+            },
+            "correct": {
+                **sh["correct"],
+                **dict(zip([q["id"] for q in multi], mh_correct, strict=True)),
+            },
             "n_single_hop_asked": len(single),
             "n_single_hop_known": len(known),
             "sizes": sizes,

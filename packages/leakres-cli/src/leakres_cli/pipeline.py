@@ -243,4 +243,3 @@ class Benchmark:
         cells = {"base": base, **{m: self.store.get(f"{m}/eval") for m in self.cfg.methods}}
         with self.timer.stage("judge_agreement"):
             return self.judge_agreement(by_id, cells)
-

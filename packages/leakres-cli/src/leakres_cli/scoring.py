@@ -53,7 +53,9 @@ def score_method(
         "unlearn": unlearned.record,
         "training": training_summary(unlearned.record, len(scored["SH"])),
         "per_type": per_type,
-        "fq_all_types": forget_quality(verdicts(base, all_qs), verdicts(ev, all_qs), **boot).to_dict(),
+        "fq_all_types": forget_quality(
+            verdicts(base, all_qs), verdicts(ev, all_qs), **boot
+        ).to_dict(),
         "fq_multi_hop": forget_quality(
             verdicts(base, multi_qs), verdicts(ev, multi_qs), **boot
         ).to_dict(),
