@@ -16,28 +16,36 @@ from leakres_cli.config import RunConfig
 from leakres_cli.main import cli
 from leakres_cli.options import DOCS, attribute_docs
 
-RUN_OPTIONS = {
-    "--preset", "--out", "--model", "--source", "--input", "--types", "--methods", "--attacks",
-    "--n-forget", "--n-retain", "--per-type", "--sh-pool", "--judge", "--judge-model",
-    "--judge-base-url", "--seed", "--batch-size", "--max-new-tokens", "--bootstrap", "--bbh-tasks",
-    "--bbh-limit", "--bbh-cot", "--data-dir", "--allow-fewer", "--set", "--method-config",
-    "--fresh", "--quiet", "--engine", "--engine-cmd", "--engine-prompts",
-    "--engine-startup-timeout", "--engine-concurrency", "--dtype", "--cell", "--executor",
-    "--ray-address", "--ray-cpus",
-}  # fmt: skip
-PLAN_OPTIONS = {
-    "--preset", "--model", "--methods", "--attacks", "--source", "--input", "--per-type",
-    "--judge", "--judge-model", "--judge-base-url", "--engine", "--engine-cmd", "--gpus",
-    "--format", "--out", "--script", "--gpu-tflops", "--gpu-memory-gb", "--train-mfu",
-    "--inference-mfu",
-}  # fmt: skip
-TUNE_OPTIONS = {
-    "--method", "--model", "--preset", "--out", "--lr", "--epochs", "--tv-alpha", "--val-forget",
-    "--val-retain", "--source", "--input", "--types", "--per-type", "--sh-pool", "--n-forget",
-    "--n-retain", "--seed", "--judge", "--judge-model", "--judge-base-url", "--batch-size",
-    "--max-new-tokens", "--bootstrap", "--bbh-tasks", "--bbh-limit", "--data-dir", "--dtype",
-    "--allow-fewer", "--settings-out", "--quiet",
-}  # fmt: skip
+
+def _flags(text: str) -> set[str]:
+    return set(text.split())
+
+
+RUN_OPTIONS = _flags(
+    """
+    --preset --out --model --source --input --types --methods --attacks --n-forget --n-retain
+    --per-type --sh-pool --judge --judge-model --judge-base-url --seed --batch-size
+    --max-new-tokens --bootstrap --bbh-tasks --bbh-limit --bbh-cot --data-dir --allow-fewer
+    --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
+    --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
+    --ray-cpus
+    """
+)
+PLAN_OPTIONS = _flags(
+    """
+    --preset --model --methods --attacks --source --input --per-type --judge --judge-model
+    --judge-base-url --engine --engine-cmd --gpus --format --out --script --gpu-tflops
+    --gpu-memory-gb --train-mfu --inference-mfu
+    """
+)
+TUNE_OPTIONS = _flags(
+    """
+    --method --model --preset --out --lr --epochs --tv-alpha --val-forget --val-retain --source
+    --input --types --per-type --sh-pool --n-forget --n-retain --seed --judge --judge-model
+    --judge-base-url --batch-size --max-new-tokens --bootstrap --bbh-tasks --bbh-limit
+    --data-dir --dtype --allow-fewer --settings-out --quiet
+    """
+)
 
 
 def _options(name: str) -> dict[str, click.Option]:
