@@ -21,3 +21,44 @@ def test_attack_with_no_successfully_unlearned_item_records_the_attack_settings(
     assert payload["decoding"]["max_new_tokens"] == 24 and payload["same_budget_as_evaluation"]
     assert payload["responses"] == {} and payload["recovered"] == {}
     assert bench.store.get("ga/attack-probab") == payload
+
+
+def test_unlearned_model_trains_on_first_use_only_and_keeps_no_run(tmp_path) -> None:
+    from leakres_cli.progress import StageTimer
+    from leakres_cli.store import CellStore, fingerprint
+    from leakres_cli.unlearning import UnlearnedModel
+
+    class Router:
+        def __init__(self) -> None:
+            self.registered: list[str] = []
+
+        def register(self, model, name) -> None:
+            self.registered.append(name)
+
+        def release(self, model) -> None:
+            self.registered.remove("ga")
+
+    class Host:
+        """What UnlearnedModel needs of a run: store, timer, router, trainer (a stand-in here)."""
+
+        def __init__(self) -> None:
+            self.store = CellStore(tmp_path, fingerprint({}))
+            self.timer, self.generation, self.trained = StageTimer(), Router(), 0
+
+        def unlearn(self, method, forget, retain):
+            self.trained += 1
+            return object(), {"method": method, "n_forget": len(forget)}
+
+    host = Host()
+    unlearned = UnlearnedModel(host, "ga", [{"id": "f"}], [])
+    assert unlearned.record is None and host.trained == 0  # nothing trained until asked
+    assert unlearned() is unlearned()
+    assert host.trained == 1 and host.generation.registered == ["ga"]
+    assert host.store.get("ga/unlearn") == {"method": "ga", "n_forget": 1}
+    assert "ga:unlearn" in host.timer.timings
+    assert host not in vars(unlearned).values()  # no back-reference to the run
+    unlearned.release()
+    assert host.generation.registered == []
+    # A resumed run reads the stored record without training.
+    assert UnlearnedModel(host, "ga", [], []).record == {"method": "ga", "n_forget": 1}
+    assert host.trained == 1

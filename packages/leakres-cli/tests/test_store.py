@@ -113,3 +113,60 @@ def test_malformed_cell_files_are_reported_with_their_path(tmp_path: Path, conte
     path.write_bytes(content)
     with pytest.raises(LeakresError, match=r"corrupt cell file .*eval\.json"):
         CellStore(tmp_path, "fp").get("ga/eval")
+
+
+def test_cached_computes_once_then_reuses_the_stored_cell(tmp_path: Path) -> None:
+    store = CellStore(tmp_path, fingerprint({"seed": 0}))
+    calls: list[str] = []
+
+    def compute() -> dict:
+        calls.append("compute")
+        return {"answers": {"q1": "Paris"}}
+
+    assert store.cached("base", compute) == {"answers": {"q1": "Paris"}}
+    assert store.cached("base", compute) == {"answers": {"q1": "Paris"}}
+    assert calls == ["compute"]
+    # The same file as put() writes: a run directory written before cached() existed resumes.
+    cell = json.loads((tmp_path / "cells" / "base.json").read_text())
+    assert cell == {"config_fingerprint": fingerprint({"seed": 0}), "payload": compute()}
+
+
+def test_cached_reuse_valid_and_keep(tmp_path: Path) -> None:
+    store = CellStore(tmp_path, fingerprint({}))
+    store.put("ga/attack-probab", {"recovered": {"a": None}})
+    # reuse: what a stored payload becomes (a re-judge); compute is not called.
+    reused = store.cached(
+        "ga/attack-probab", lambda: pytest.fail("recomputed"), reuse=lambda p: {**p, "seen": 1}
+    )
+    assert reused == {"recovered": {"a": None}, "seen": 1}
+    # valid False: a stored payload for other targets is recomputed and replaced.
+    fresh = store.cached(
+        "ga/attack-probab",
+        lambda: {"recovered": {"b": True}},
+        valid=lambda p: "b" in p["recovered"],
+    )
+    assert fresh == {"recovered": {"b": True}} == store.get("ga/attack-probab")
+    # keep False: returned but not stored (a judge endpoint failed), so a rerun computes again.
+    failed = store.cached("judges", lambda: {"n_unjudged": 2}, keep=lambda p: not p["n_unjudged"])
+    assert failed == {"n_unjudged": 2} and store.get("judges") is None
+
+
+def test_write_dir_atomic_replaces_the_directory_or_leaves_it(tmp_path: Path) -> None:
+    from leakres_cli.store import write_dir_atomic
+
+    target = tmp_path / "models" / "m"
+
+    def fill(d: Path) -> None:
+        (d / "config.json").write_text("{}")
+
+    write_dir_atomic(target, fill)
+    assert sorted(p.name for p in target.iterdir()) == ["config.json"]
+
+    def broken(d: Path) -> None:
+        (d / "partial.bin").write_text("x")
+        raise RuntimeError("conversion failed")
+
+    with pytest.raises(RuntimeError, match="conversion failed"):
+        write_dir_atomic(target, broken)
+    assert sorted(p.name for p in target.iterdir()) == ["config.json"]  # the old one is kept
+    assert [p.name for p in target.parent.iterdir()] == ["m"]  # no temp directory left

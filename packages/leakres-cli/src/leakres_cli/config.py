@@ -19,48 +19,58 @@ PAPER_MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-14B", "Qwen/Qwen
 class RunConfig:
     """Everything that determines the numbers of a run (recorded into results.json).
 
+    The descriptions below are also the help text of the `leakres run`, `plan` and `tune` options
+    (:mod:`leakres_cli.options` reads them), so they are written for a user.
+
     Attributes:
-        model: registered model name, local path, .gguf file or Hugging Face id.
-        source: kg-qgen source name (``builtin``, ``mquake``, ``triples``).
-        source_path: input file for sources that need one.
-        types: question types to build and score; SH is always included (it selects forget facts).
+        model: registered model name, local directory, .gguf file or Hugging Face id.
+        source: knowledge source (kg-qgen): ``builtin``, ``mquake`` or ``triples``.
+        source_path: input file for ``--source mquake``/``triples``.
+        types: question types to build and score; SH is always included (it selects the forget facts).
         per_type: multi-hop questions built per type (kg-qgen balanced sampling).
-        sh_pool: single-hop questions asked to the base model to find known facts: the SH question of every
-            fact the multi-hop questions reach, plus a seeded sample of other facts up to this size.
-        n_forget: forget facts (single-hop facts the base model answers correctly). The default, 48,
-            keeps the single-hop FQ 95% CI within +/-14.6 points whatever the outcome (1000-resample
-            percentile bootstrap, worst case over every possible number of facts forgotten; the
-            default run measured 62.5 [48, 77]); 12 facts gave +/-25.
+        sh_pool: single-hop questions asked to the base model to find facts it knows: the SH question of
+            every fact the multi-hop questions reach, plus a seeded sample of other facts up to this size.
+        n_forget: forget facts (single-hop facts the base model answers correctly) to unlearn. The
+            default, 48, keeps the single-hop FQ 95% CI within +/-14.6 points whatever the outcome
+            (1000-resample percentile bootstrap, worst case over every possible number of facts
+            forgotten; the default run measured 62.5 [48, 77]); 12 facts gave +/-25.
         n_retain: retain facts (other correctly answered facts, disjoint from the forget facts).
-        methods: unlearning methods (unlearn-zoo names), one grid row each.
+        methods: unlearning methods (unlearn-zoo names, see `leakres list`), one grid row each.
         method_overrides: per-method config overrides, e.g. ``{"ga": {"lr": 1e-5}}``.
-        attacks: recovery attacks (recover-attacks names), run on S_suc of each method.
-        judge: leak-metrics judge name, or several comma-separated (``alias,llm``): the first scores every
-            metric; the others judge the same answers and their agreement with it (Cohen's kappa) is reported.
-        judge_model: model name for the ``llm`` judge (OpenAI-compatible endpoint).
-        judge_base_url: base URL of that endpoint; the API key comes from LEAK_METRICS_API_KEY or
+        attacks: recovery attacks (recover-attacks names, see `leakres list`), run on S_suc of each method.
+        attack_overrides: per-attack config overrides, e.g. ``{"quantization": {"method": "fp4"}}``.
+        judge: judge, or several (``alias,llm``): the first scores every metric; the others judge the same
+            answers and their agreement with it (Cohen's kappa) is reported.
+        judge_model: model of the ``llm`` judge (an OpenAI-compatible endpoint).
+        judge_base_url: endpoint of the ``llm`` judge; the API key is read from LEAK_METRICS_API_KEY or
             OPENAI_API_KEY only, never from an option, and is never written to results.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
         batch_size: generation batch size.
-        max_new_tokens: greedy/sampled answer length.
-        bootstrap: bootstrap resamples for the confidence intervals.
-        bbh_tasks: BIG-Bench-Hard tasks for the utility ratio (empty = off; ``all`` = the 27 tasks). Without
-            BBH, utility is the retain-accuracy ratio (stated as such in results.json).
+        max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).
+        bootstrap: bootstrap resamples for the 95% confidence intervals.
+        bbh_tasks: BIG-Bench-Hard tasks for the utility ratio, or ``all`` (the 27 tasks); empty = off, and
+            utility is then the retain-accuracy ratio (stated as such in results.json).
         bbh_limit: examples per BBH task (seeded sample; 0 = all).
         bbh_cot: chain-of-thought BBH prompts (paper setting; slow on CPU) instead of direct answers.
-        data_dir: the data root (as ``$LEAKRES_DATA_DIR``); BBH is read from ``<data_dir>/bbh`` the way
-            leak-metrics documents it (``bbh/<task>.json``, ``cot-prompts/<task>.txt``). None: the
+        data_dir: the data root (as ``$LEAKRES_DATA_DIR``); BBH is read from ``DATA_DIR/bbh`` the way
+            leak-metrics documents it (``bbh/<task>.json``, ``cot-prompts/<task>.txt``). Unset: the
             variable, else leak-metrics' own fallback (download into its cache).
-        allow_fewer: when the base model knows fewer facts than ``n_forget + n_retain`` (after asking
-            every single-hop fact of the knowledge base), run on what it knows instead of stopping.
-            Not part of the cell fingerprint: it decides only whether a short run may go on.
+        allow_fewer: when the base model knows fewer facts than ``--n-forget + --n-retain`` (after asking
+            every single-hop fact of the knowledge base), run with fewer instead of stopping before
+            training. Not part of the cell fingerprint: it decides only whether a short run may go on.
         models: the grid's models (a multi-model preset such as ``paper``); empty = just ``model``.
             With several, ``leakres run`` runs each into ``OUT/<model slug>/``.
         dtype: weights' dtype: ``float32``, ``bfloat16``, or ``auto`` (bfloat16 on CUDA, else float32).
-        engine: ``local`` (in-process) or ``openai`` (an OpenAI-compatible server per model;
-            :mod:`leakres_cli.engines`).
-        engine_cmd: the server command template for ``openai`` (``{model}``, ``{port}``, ``{host}``).
-        engine_prompts: ``ids`` (token ids, exact) or ``text`` sent to the server.
+        engine: who generates: ``local`` (in-process) or ``openai``: an OpenAI-compatible server that
+            leakres starts per model with ``--engine-cmd`` (the base model from its path, each unlearned
+            model saved to OUT/engine/models/ as safetensors first) for the evaluation and the sampling
+            attacks (probab, focus_on_key). Unlearning, BBH, FocusOnKey's key-token search, the attacks
+            that need the weights (quantization, relearn) and in_context stay in-process
+            (:mod:`leakres_cli.engines`).
+        engine_cmd: server command template for ``--engine openai``, with ``{model}`` and ``{port}`` (and
+            optional ``{host}``), e.g. ``'vllm serve {model} --port {port}'``.
+        engine_prompts: what is sent to the server: ``ids`` (token ids, exact; no second BOS) or ``text``
+            (servers that take text only, e.g. Ollama).
         method_settings: name of the shipped per-(method, model) settings table applied under
             ``--set`` (``paper``: :mod:`leakres_cli.paper_settings`); None = unlearn-zoo's defaults.
         judge_required: fail before any work when the llm judge has no model/endpoint (``paper``).

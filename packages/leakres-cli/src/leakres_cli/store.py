@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +38,13 @@ def _umask() -> int:
 FILE_MODE = 0o666 & ~_umask()
 
 
+def move_into_place(src: Path | str, dest: Path) -> None:
+    """``os.replace`` (atomic on one file system) with ``dest``'s directory created: the one place
+    the CLI puts a finished file or directory where a reader may look. OSError propagates."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(src, dest)
+
+
 def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
     """Write through a unique temp file in the same directory, then ``os.replace`` it into place.
 
@@ -51,7 +59,7 @@ def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
             write(fh)
             fh.flush()
             os.fchmod(fh.fileno(), FILE_MODE)
-        os.replace(tmp, path)
+        move_into_place(tmp, path)
         tmp = None
     except OSError as exc:
         raise LeakresError(
@@ -73,6 +81,23 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     _write_atomic(path, lambda fh: fh.write(text))
+
+
+def write_dir_atomic(target: Path, fill: Callable[[Path], None]) -> None:
+    """Fill a temp directory next to ``target``, then move it into place (replacing ``target``).
+
+    A failure or Ctrl-C while filling leaves no partial directory under ``target``'s name.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+    try:
+        fill(tmp)
+        if target.exists():
+            shutil.rmtree(target)
+        move_into_place(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 class CellStore:
@@ -107,6 +132,29 @@ class CellStore:
         write_json_atomic(
             self._path(name), {"config_fingerprint": self.config_fingerprint, "payload": payload}
         )
+
+    def cached(
+        self,
+        name: str,
+        compute: Callable[[], Any],
+        *,
+        reuse: Callable[[Any], Any] | None = None,
+        valid: Callable[[Any], bool] | None = None,
+        keep: Callable[[Any], bool] | None = None,
+    ) -> Any:
+        """The finished cell ``name``, else ``compute()`` stored (crash-safe :meth:`put`) and returned.
+
+        ``valid(payload)``: whether a stored payload still answers (False: recompute it).
+        ``reuse(payload)``: what a stored payload becomes on reuse (re-judging its unjudged verdicts).
+        ``keep(payload)``: whether a computed payload may be stored (not while a judge failed).
+        """
+        stored = self.get(name)
+        if stored is not None and (valid is None or valid(stored)):
+            return stored if reuse is None else reuse(stored)
+        payload = compute()
+        if keep is None or keep(payload):
+            self.put(name, payload)
+        return payload
 
 
 def check_writable_dir(path: Path) -> Path | None:

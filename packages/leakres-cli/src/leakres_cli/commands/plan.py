@@ -20,32 +20,34 @@ from ..config import PRESETS, RunConfig, preset_config
 from ..costs import Assumptions, count_parameters, estimate, model_architecture
 from ..errors import LeakresError
 from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
+from ..options import config_options, config_values
 
-
-def _split(value: str | None) -> tuple[str, ...] | None:
-    return None if value is None else tuple(v.strip() for v in value.split(",") if v.strip())
+#: RunConfig fields that are options of `leakres plan` (those that choose the grid and its checks)
+PLAN_FIELDS = (
+    "model",
+    "methods",
+    "attacks",
+    "source",
+    "source_path",
+    "per_type",
+    "judge",
+    "judge_model",
+    "judge_base_url",
+    "engine",
+    "engine_cmd",
+)
+# Read from `leakres plan`'s and `leakres run`'s variables alike (one setup for both).
+SHARED_ENV = ("judge", "judge_model", "judge_base_url", "engine", "engine_cmd")
 
 
 def _env(option: str) -> list[str]:
-    """Read an option from `leakres plan`'s and `leakres run`'s variables alike (one setup for both)."""
-    return [f"LEAKRES_PLAN_{option}", f"LEAKRES_RUN_{option}"]
+    name = option.upper()
+    return [f"LEAKRES_PLAN_{name}", f"LEAKRES_RUN_{name}"]
 
 
 @click.command("plan")
 @click.option("--preset", default="smoke", show_default=True, help=f"One of {', '.join(PRESETS)}.")
-@click.option("--model", default=None, help="One model instead of the preset's grid.")
-@click.option("--methods", default=None, help="Comma-separated unlearning methods.")
-@click.option("--attacks", default=None, help="Comma-separated recovery attacks.")
-@click.option("--source", default=None, help="Knowledge source (builtin, mquake, triples).")
-@click.option("--input", "source_path", default=None, help="Input file of the source.")
-@click.option("--per-type", type=int, default=None, help="Multi-hop questions per type.")
-@click.option("--judge", default=None, envvar=_env("JUDGE"), help="Judge name(s).")
-@click.option("--judge-model", default=None, envvar=_env("JUDGE_MODEL"), help="llm judge model.")
-@click.option(
-    "--judge-base-url", default=None, envvar=_env("JUDGE_BASE_URL"), help="llm judge endpoint."
-)
-@click.option("--engine", default=None, envvar=_env("ENGINE"), help="local or openai.")
-@click.option("--engine-cmd", default=None, envvar=_env("ENGINE_CMD"), help="Server template.")
+@config_options(PLAN_FIELDS, envvars={f: _env(f) for f in SHARED_ENV})
 @click.option(
     "--gpus", type=int, default=None, help="GPUs available: wall-clock estimate, per-cell fit."
 )
@@ -75,29 +77,28 @@ def _env(option: str) -> list[str]:
 @click.option("--gpu-memory-gb", type=float, default=None, help="GPU memory in GB [80].")
 @click.option("--train-mfu", type=float, default=None, help="MFU of training [0.35].")
 @click.option("--inference-mfu", type=float, default=None, help="MFU of generation [0.10].")
-def plan_command(preset: str, model: str | None, methods: str | None, attacks: str | None,
-                 source: str | None, source_path: str | None, per_type: int | None,
-                 judge: str | None, judge_model: str | None, judge_base_url: str | None,
-                 engine: str | None, engine_cmd: str | None, gpus: int | None, fmt: str,
-                 out_dir: Path, script: Path | None, gpu_tflops: float | None,
-                 gpu_memory_gb: float | None, train_mfu: float | None,
-                 inference_mfu: float | None) -> None:  # fmt: skip
+def plan_command(
+    preset: str,
+    gpus: int | None,
+    fmt: str,
+    out_dir: Path,
+    script: Path | None,
+    gpu_tflops: float | None,
+    gpu_memory_gb: float | None,
+    train_mfu: float | None,
+    inference_mfu: float | None,
+    **options: Any,
+) -> None:
     """List the grid's cells (model x method x stage) with estimated GPU-hours and memory, and check
     that every name, file, model size and the judge endpoint resolve, without loading a model.
 
     `--format slurm` writes a SLURM job-array script: one array task per `leakres run --cell ID`.
     """
-    run_args = _run_args(
-        preset=preset, model=model, methods=methods, attacks=attacks, source=source,
-        input=source_path, per_type=per_type, judge=judge, judge_model=judge_model,
-        judge_base_url=judge_base_url, engine=engine, engine_cmd=engine_cmd,
-    )  # fmt: skip
-    cfg = preset_config(
-        preset, model=model, methods=_split(methods), attacks=_split(attacks), source=source,
-        source_path=source_path, per_type=per_type, judge=judge, judge_model=judge_model,
-        judge_base_url=judge_base_url, engine=engine, engine_cmd=engine_cmd,
-    )  # fmt: skip
-    if model is not None:
+    # The `leakres run` flags that select the same grid (so the cells' fingerprints match).
+    flags = {"input" if name == "source_path" else name: options[name] for name in PLAN_FIELDS}
+    run_args = _run_args(preset=preset, **flags)
+    cfg = preset_config(preset, **config_values(options, PLAN_FIELDS))
+    if options["model"] is not None:
         cfg.models = ()
     assumptions = Assumptions(
         **{k: v for k, v in {"gpu_peak_tflops": gpu_tflops, "gpu_memory_gb": gpu_memory_gb,

@@ -12,22 +12,16 @@ from typing import Any
 
 import click
 
-from ..config import ALL_TYPES, PRESETS, RunConfig, preset_config
-from ..engines import DTYPES, ENGINES, PROMPT_MODES
+from ..config import PRESETS, RunConfig, preset_config
 from ..errors import LeakresError
 from ..executors import EXECUTORS
 from ..lock import LOCK_NAME, RunLock, cell_lock_name
+from ..options import RUN_FIELDS, config_options, config_values
 from ..redact import redact_config
-from ..store import check_writable_dir, write_json_atomic, write_text_atomic
+from ..store import check_writable_dir, move_into_place, write_json_atomic, write_text_atomic
 
 # Outputs are rendered here (inside --out) before they replace the previous ones.
 STAGING_PREFIX = ".outputs-"
-
-
-def _split(value: str | None) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    return tuple(v.strip() for v in value.split(",") if v.strip())
 
 
 def _seed_everything(seed: int) -> None:
@@ -54,106 +48,7 @@ def _seed_everything(seed: int) -> None:
     show_default=True,
     help="Output directory (results.json, summary.md, cells/ for resuming).",
 )
-@click.option(
-    "--model",
-    default=None,
-    help="Registered model name, local directory, .gguf file or Hugging Face id "
-    "[preset default: smollm2-135m-instruct].",
-)
-@click.option(
-    "--source", default=None, help="Knowledge source: builtin, mquake, triples [preset: builtin]."
-)
-@click.option(
-    "--input", "source_path", default=None, help="Input file for --source mquake/triples."
-)
-@click.option(
-    "--types", default=None, help=f"Comma-separated question types from {','.join(ALL_TYPES)}."
-)
-@click.option(
-    "--methods", default=None, help="Comma-separated unlearning methods (see `leakres list`)."
-)
-@click.option(
-    "--attacks", default=None, help="Comma-separated recovery attacks (see `leakres list`)."
-)
-@click.option(
-    "--n-forget", type=click.IntRange(min=1), default=None, help="Number of facts to unlearn."
-)
-@click.option(
-    "--n-retain", type=click.IntRange(min=0), default=None, help="Number of retain facts."
-)
-@click.option(
-    "--per-type",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Multi-hop questions built per type [preset: 40].",
-)
-@click.option(
-    "--sh-pool",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Single-hop questions asked to find facts the model knows [preset: 96].",
-)
-@click.option(
-    "--judge",
-    default=None,
-    help="Judge, or several comma-separated (alias,llm): the first scores, the others report "
-    "agreement (Cohen's kappa) [preset: alias].",
-)
-@click.option(
-    "--judge-model", default=None, help="Model of the llm judge (OpenAI-compatible endpoint)."
-)
-@click.option(
-    "--judge-base-url",
-    default=None,
-    help="Endpoint of the llm judge; the key is read from LEAK_METRICS_API_KEY or OPENAI_API_KEY.",
-)
-# numpy seeds must fit in 32 bits.
-@click.option(
-    "--seed", type=click.IntRange(0, 2**32 - 1), default=None, help="Global seed [preset: 0]."
-)
-@click.option(
-    "--batch-size",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Generation batch size [preset: 16].",
-)
-@click.option(
-    "--max-new-tokens",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Tokens generated per answer [preset: 24].",
-)
-@click.option(
-    "--bootstrap",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Bootstrap resamples for the 95%% confidence intervals [preset: 1000].",
-)
-@click.option(
-    "--bbh-tasks",
-    default=None,
-    help="Comma-separated BIG-Bench-Hard tasks for the utility ratio, or 'all' [preset: off].",
-)
-@click.option(
-    "--bbh-limit",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Examples per BBH task, 0 = all [preset: 5].",
-)
-@click.option(
-    "--bbh-cot/--no-bbh-cot", default=None, help="Chain-of-thought BBH prompts [preset: off]."
-)
-@click.option(
-    "--data-dir",
-    default=None,
-    help="Data root (as LEAKRES_DATA_DIR); BBH is read from DATA_DIR/bbh [default: $LEAKRES_DATA_DIR].",
-)
-@click.option(
-    "--allow-fewer/--no-allow-fewer",
-    default=None,
-    help="When the model knows fewer facts than --n-forget + --n-retain, run with fewer instead "
-    "of stopping before training.",
-)
+@config_options(RUN_FIELDS)
 @click.option(
     "--set",
     "overrides",
@@ -173,30 +68,6 @@ def _seed_everything(seed: int) -> None:
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default=None,
-    help="Who generates: 'local' (in-process) or 'openai': an OpenAI-compatible server that leakres "
-    "starts per model with --engine-cmd (the base model from its path, each unlearned model saved "
-    "to OUT/engine/models/ as safetensors first) for the evaluation and the sampling attacks "
-    "(probab, focus_on_key). Unlearning, BBH, FocusOnKey's key-token search and the attacks that "
-    "need the weights (quantization, relearn) and in_context stay in-process [preset: local].",
-)
-@click.option(
-    "--engine-cmd",
-    default=None,
-    metavar="TEMPLATE",
-    help="Server command for --engine openai, with {model} and {port} (and optional {host}), e.g. "
-    "'vllm serve {model} --port {port}'.",
-)
-@click.option(
-    "--engine-prompts",
-    type=click.Choice(PROMPT_MODES),
-    default=None,
-    help="Send the server token ids (exact; no second BOS) or text (servers that take text only, "
-    "e.g. Ollama) [preset: ids].",
-)
-@click.option(
     "--engine-startup-timeout",
     type=click.FloatRange(min=0, min_open=True),
     default=600.0,
@@ -209,12 +80,6 @@ def _seed_everything(seed: int) -> None:
     default=16,
     show_default=True,
     help="Requests in flight at once to the server.",
-)
-@click.option(
-    "--dtype",
-    type=click.Choice(DTYPES),
-    default=None,
-    help="Weights' dtype; auto = bfloat16 on CUDA, float32 otherwise [preset: float32; paper: auto].",
 )
 @click.option(
     "--cell",
@@ -320,17 +185,9 @@ def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_opti
     )
 
 
-# Options of `leakres run` that are not part of the run configuration.
-_NOT_CONFIG = ("preset", "overrides", "method_configs", "out_dir", "fresh", "quiet", "engine_startup_timeout",
-               "engine_concurrency", "cell", "executor", "ray_address", "ray_cpus")  # fmt: skip
-_LIST_OPTIONS = ("types", "methods", "attacks", "bbh_tasks")
-
-
 def config_from_params(params: dict[str, Any]) -> RunConfig:
     """The validated run configuration of parsed `leakres run` options, or a one-line LeakresError."""
-    options = {k: v for k, v in params.items() if k not in _NOT_CONFIG}
-    for name in _LIST_OPTIONS:
-        options[name] = _split(options.get(name))
+    options = config_values(params, RUN_FIELDS)
     preset, overrides = params.get("preset") or "smoke", tuple(params.get("overrides") or ())
     method_configs = tuple(params.get("method_configs") or ())
     return build_config(preset, overrides, method_configs=method_configs, **options)
@@ -395,7 +252,7 @@ def _write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list
     """results.json, summary.md, tables/ and plots/ of this run, all rendered before any is replaced.
 
     They are rendered into a staging directory inside ``out_dir`` (same file system), then moved into
-    place with ``os.replace``, results.json last: a crash while rendering leaves every previous output
+    place (:func:`~leakres_cli.store.move_into_place`), results.json last: a crash while rendering leaves every previous output
     as it was, and a results.json on disk always comes with the summary, tables and plots of its run.
     """
     from ..paper_report import write_paper_report
@@ -419,8 +276,7 @@ def _write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list
         for src in files:
             dest = out_dir / src.relative_to(staging)
             try:
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(src, dest)
+                move_into_place(src, dest)
             except OSError as exc:
                 raise LeakresError(f"cannot write {dest}: {exc.strerror or exc}") from exc
             written.append(dest)

@@ -4,15 +4,47 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..config import PRESETS, preset_config
-from ..engines import DTYPES
 from ..errors import LeakresError
+from ..options import config_options, config_values
 from ..store import check_writable_dir, write_json_atomic, write_text_atomic
 from ..tuning import RULE, VALIDATION_RULE
-from .run import _seed_everything, _split
+from .run import _seed_everything
+
+#: RunConfig fields that are options of `leakres tune` (the run whose forget facts it excludes)
+TUNE_FIELDS = (
+    "model",
+    "source",
+    "source_path",
+    "types",
+    "per_type",
+    "sh_pool",
+    "n_forget",
+    "n_retain",
+    "seed",
+    "judge",
+    "judge_model",
+    "judge_base_url",
+    "batch_size",
+    "max_new_tokens",
+    "bootstrap",
+    "bbh_tasks",
+    "bbh_limit",
+    "data_dir",
+    "dtype",
+    "allow_fewer",
+)
+# Where a field means something narrower here than in `leakres run`.
+TUNE_HELP = {
+    "types": "Question types of the run (they pick its forget facts).",
+    "n_forget": "The run's forget facts (excluded).",
+    "n_retain": "The run's retain facts.",
+    "bbh_tasks": "BBH tasks: the rule then also needs BBH >= 90% of the base.",
+}
 
 
 def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
@@ -33,7 +65,6 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 
 @click.command("tune")
 @click.option("--method", required=True, help="Unlearning method to tune (see `leakres list`).")
-@click.option("--model", default=None, help="Model, as for `leakres run` [smollm2-135m-instruct].")
 @click.option(
     "--preset",
     default="smoke",
@@ -76,33 +107,7 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 @click.option(
     "--val-retain", type=int, default=16, show_default=True, help="Validation retain facts."
 )
-@click.option("--source", default=None, help="Knowledge source, as for `leakres run`.")
-@click.option("--input", "source_path", default=None, help="Input file for --source.")
-@click.option(
-    "--types", default=None, help="Question types of the run (they pick its forget facts)."
-)
-@click.option("--per-type", type=int, default=None, help="As for `leakres run`.")
-@click.option("--sh-pool", type=int, default=None, help="As for `leakres run`.")
-@click.option("--n-forget", type=int, default=None, help="The run's forget facts (excluded).")
-@click.option("--n-retain", type=int, default=None, help="The run's retain facts.")
-@click.option("--seed", type=int, default=None, help="Global seed [preset: 0].")
-@click.option("--judge", default=None, help="Judge, as for `leakres run` [alias].")
-@click.option("--judge-model", default=None, help="Model of the llm judge.")
-@click.option("--judge-base-url", default=None, help="Endpoint of the llm judge.")
-@click.option("--batch-size", type=int, default=None, help="Generation batch size.")
-@click.option("--max-new-tokens", type=int, default=None, help="Greedy answer budget.")
-@click.option("--bootstrap", type=int, default=None, help="Bootstrap resamples for the CIs.")
-@click.option(
-    "--bbh-tasks", default=None, help="BBH tasks: the rule then also needs BBH >= 90% of the base."
-)
-@click.option("--bbh-limit", type=int, default=None, help="Examples per BBH task.")
-@click.option("--data-dir", default=None, help="Data root (as LEAKRES_DATA_DIR).")
-@click.option(
-    "--dtype", type=click.Choice(DTYPES), default=None, help="Weights' dtype, as for `leakres run`."
-)
-@click.option(
-    "--allow-fewer/--no-allow-fewer", default=None, help="As for `leakres run` (the run's sizes)."
-)
+@config_options(TUNE_FIELDS, help_texts=TUNE_HELP)
 @click.option(
     "--settings-out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -110,16 +115,19 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
     help="Where to write the chosen settings [OUT/METHOD/settings.json].",
 )
 @click.option("--quiet", is_flag=True, help="No progress bars.")
-def tune_command(method: str, model: str | None, preset: str, out_dir: Path,
-                 lrs: tuple[str, ...], epochs: tuple[str, ...], tv_alphas: tuple[str, ...],
-                 val_forget: int, val_retain: int, source: str | None, source_path: str | None,
-                 types: str | None, per_type: int | None, sh_pool: int | None,
-                 n_forget: int | None, n_retain: int | None, seed: int | None, judge: str | None,
-                 judge_model: str | None, judge_base_url: str | None, batch_size: int | None,
-                 max_new_tokens: int | None, bootstrap: int | None, bbh_tasks: str | None,
-                 bbh_limit: int | None, data_dir: str | None, dtype: str | None,
-                 allow_fewer: bool | None, settings_out: Path | None,
-                 quiet: bool) -> None:  # fmt: skip
+def tune_command(
+    method: str,
+    preset: str,
+    out_dir: Path,
+    lrs: tuple[str, ...],
+    epochs: tuple[str, ...],
+    tv_alphas: tuple[str, ...],
+    val_forget: int,
+    val_retain: int,
+    settings_out: Path | None,
+    quiet: bool,
+    **options: Any,
+) -> None:
     """Search lr x epochs (x TV alpha) for METHOD on MODEL; write the chosen settings for
     `leakres run --method-config FILE`.
 
@@ -142,14 +150,7 @@ def tune_command(method: str, model: str | None, preset: str, out_dir: Path,
     grid = {"lr": _floats(lrs, "--lr"), "epochs": _floats(epochs, "--epochs"), "alpha": alphas}
     if val_forget < 1 or val_retain < 1:
         raise LeakresError("--val-forget and --val-retain must be at least 1")
-    cfg = preset_config(
-        preset, model=model, source=source, source_path=source_path, types=_split(types),
-        per_type=per_type, sh_pool=sh_pool, n_forget=n_forget, n_retain=n_retain, seed=seed,
-        judge=judge, judge_model=judge_model, judge_base_url=judge_base_url,
-        batch_size=batch_size, max_new_tokens=max_new_tokens, bootstrap=bootstrap,
-        bbh_tasks=_split(bbh_tasks), bbh_limit=bbh_limit, data_dir=data_dir, dtype=dtype,
-        allow_fewer=allow_fewer,
-    )  # fmt: skip
+    cfg = preset_config(preset, **config_values(options, TUNE_FIELDS))
     cfg.models = ()
     for name, values in grid.items():
         flag = "--tv-alpha" if name == "alpha" else f"--{name}"

@@ -1,0 +1,213 @@
+"""The base model's evaluation and the forget/retain selection, and each unlearned model's evaluation.
+
+Cells: ``base-single-hop`` (the SH pool's answers), ``base`` (the frozen forget/retain selection and
+the base answers to every scored question), ``METHOD/eval`` (the unlearned model's answers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .config import RunConfig
+from .errors import LeakresError
+from .judging import rejudge_answers
+from .records import Record, fact_key
+
+if TYPE_CHECKING:
+    from .pipeline import Benchmark
+
+
+def run_sizes(n_known: int, cfg: RunConfig) -> tuple[int, int]:
+    """(n_forget, n_retain) for ``n_known`` known facts: as requested when enough are known.
+
+    Short of facts, the requested split is kept in proportion (at least one forget fact); whether a
+    short run may go on is :func:`check_sizes`' decision.
+    """
+    if n_known == 0:
+        raise LeakresError(
+            "the base model answered no single-hop question correctly; nothing can be unlearned "
+            "(try another model or source)"
+        )
+    wanted = cfg.n_forget + cfg.n_retain
+    if n_known >= wanted:
+        return cfg.n_forget, cfg.n_retain
+    n_forget = min(cfg.n_forget, max(1, round(n_known * cfg.n_forget / wanted)))
+    return n_forget, min(cfg.n_retain, n_known - n_forget)
+
+
+def check_sizes(sizes: dict[str, Any], cfg: RunConfig) -> None:
+    """Stop before any training when the model knows too few facts, unless --allow-fewer."""
+    if not sizes["short"] or cfg.allow_fewer:
+        return
+    where = (
+        "every fact of the knowledge base was asked"
+        if sizes["widened_to_every_fact"]
+        or sizes["n_single_hop_asked"] > sizes["n_single_hop_pool"]
+        else "no other fact is left to ask"
+    )
+    raise LeakresError(
+        f"the base model knows {sizes['n_single_hop_known']} of {sizes['n_single_hop_asked']} "
+        f"single-hop facts ({where}), fewer than --n-forget {cfg.n_forget} + --n-retain "
+        f"{cfg.n_retain} = {cfg.n_forget + cfg.n_retain}; lower them, or pass --allow-fewer to run "
+        f"with {sizes['actual']['n_forget']} forget and {sizes['actual']['n_retain']} retain facts"
+    )
+
+
+def select_facts(
+    known: Sequence[Record], multi: Sequence[Record], n_forget: int, n_retain: int, seed: int
+) -> tuple[list[Record], list[Record]]:
+    """Forget and retain facts from the known SH questions (deterministic for a seed).
+
+    Forget: the known facts reached by the most multi-hop questions, so every type has items;
+    ties broken by a seeded shuffle. Retain (METHODS.md: "neighbours: same relations, other
+    subjects"): first known facts with a forget fact's relation and another subject, then facts
+    of other relations and other subjects, last facts about a forget subject; seeded order inside
+    each group. Disjoint from the forget facts.
+    """
+    reach = Counter(fact_key(q["target"]) for q in multi)
+    order = list(known)
+    random.Random(seed).shuffle(order)
+    order.sort(key=lambda q: -reach[fact_key(q["target"])])
+    forget = order[:n_forget]
+    forget_keys = {fact_key(q["target"]) for q in forget}
+    forget_subjects = {q["target"]["subject"] for q in forget}
+    forget_relations = {q["target"]["relation"] for q in forget}
+
+    def neighbourhood(q: Record) -> int:
+        if q["target"]["subject"] in forget_subjects:
+            return 2
+        return 0 if q["target"]["relation"] in forget_relations else 1
+
+    rest = [q for q in order[n_forget:] if fact_key(q["target"]) not in forget_keys]
+    random.Random(seed + 1).shuffle(rest)
+    rest.sort(key=neighbourhood)
+    return forget, rest[:n_retain]
+
+
+def answer_and_judge(
+    bench: Benchmark, model: Any, questions: list[Record], desc: str
+) -> tuple[list[str], list[bool | None]]:
+    """Greedy answers of ``model`` and the primary judge's verdicts on them."""
+    answers = bench.answer(model, questions, desc)
+    return answers, bench.judge(questions, [[a] for a in answers])
+
+
+def base_single_hop(bench: Benchmark, pool: list[Record], reserve: list[Record]) -> dict[str, Any]:
+    """The base model's answers to the SH pool (a cell), widened to every fact when short.
+
+    When the pool holds fewer known facts than --n-forget + --n-retain ask for, the SH
+    questions of every other fact of the knowledge base (``reserve``) are asked too. Stored
+    before the sizes are checked, so a run stopped for too few facts loses no answer.
+    """
+    name = "base-single-hop"
+    by_id = {q["id"]: q for q in pool + reserve}
+
+    def compute() -> dict[str, Any]:
+        model, _ = bench.model()
+        asked = list(pool)
+        answers, correct = answer_and_judge(bench, model, asked, "base SH")
+        needed = bench.cfg.n_forget + bench.cfg.n_retain
+        widened = sum(c is True for c in correct) < needed and bool(reserve)
+        if widened:
+            more, more_correct = answer_and_judge(bench, model, reserve, "base SH (widened pool)")
+            answers, correct, asked = answers + more, correct + more_correct, asked + reserve
+        return {
+            "asked_ids": [q["id"] for q in asked],
+            "answers": {q["id"]: a for q, a in zip(asked, answers, strict=True)},
+            "correct": {q["id"]: c for q, c in zip(asked, correct, strict=True)},
+            "n_pool": len(pool),
+            "widened": widened,
+        }
+
+    return bench.store.cached(name, compute, reuse=rejudge_answers(bench, name, by_id))
+
+
+def base_evaluation(
+    bench: Benchmark, questions: list[Record], reserve: list[Record]
+) -> dict[str, Any]:
+    """Ask the base model the SH questions, pick forget/retain facts, then ask the multi-hop ones.
+
+    The selection is frozen in the cell (the unlearning and every evaluation depend on it);
+    re-judging on resume updates verdicts, never the choice of facts.
+    """
+    cfg = bench.cfg
+    by_id = {q["id"]: q for q in questions + reserve}
+    rejudged = rejudge_answers(bench, "base", by_id)
+
+    def reuse(cell: dict[str, Any]) -> dict[str, Any]:
+        check_sizes(cell["sizes"], cfg)
+        return rejudged(cell)
+
+    def compute() -> dict[str, Any]:
+        pool = [q for q in questions if q["type"] == "SH"]
+        sh = base_single_hop(bench, pool, reserve)
+        single = [by_id[i] for i in sh["asked_ids"]]
+        known = [q for q in single if sh["correct"][q["id"]] is True]
+        sizes = _sizes(cfg, sh, len(single), len(known))
+        check_sizes(sizes, cfg)
+        multi_all = [q for q in questions if q["type"] != "SH"]
+        n_forget, n_retain = sizes["actual"]["n_forget"], sizes["actual"]["n_retain"]
+        forget, retain = select_facts(known, multi_all, n_forget, n_retain, cfg.seed)
+        forget_keys = {fact_key(q["target"]) for q in forget}
+        multi = [q for q in multi_all if fact_key(q["target"]) in forget_keys]
+        mh_answers, mh_correct = answer_and_judge(bench, bench.model()[0], multi, "base multi-hop")
+        return {
+            "forget_ids": [q["id"] for q in forget],
+            "retain_ids": [q["id"] for q in retain],
+            "multi_hop_ids": [q["id"] for q in multi],
+            "answers": {
+                **sh["answers"],
+                **dict(zip([q["id"] for q in multi], mh_answers, strict=True)),
+            },
+            "correct": {
+                **sh["correct"],
+                **dict(zip([q["id"] for q in multi], mh_correct, strict=True)),
+            },
+            "n_single_hop_asked": len(single),
+            "n_single_hop_known": len(known),
+            "sizes": sizes,
+            "decoding": bench.decoding(),
+        }
+
+    return bench.store.cached("base", compute, reuse=reuse)
+
+
+def _sizes(cfg: RunConfig, sh: dict[str, Any], n_asked: int, n_known: int) -> dict[str, Any]:
+    """The ``sizes`` record of the base cell: requested and actual forget/retain counts."""
+    n_forget, n_retain = run_sizes(n_known, cfg)
+    return {
+        "requested": {"n_forget": cfg.n_forget, "n_retain": cfg.n_retain},
+        "actual": {"n_forget": n_forget, "n_retain": n_retain},
+        "short": (n_forget, n_retain) != (cfg.n_forget, cfg.n_retain),
+        "n_single_hop_known": n_known,
+        "n_single_hop_asked": n_asked,
+        "n_single_hop_pool": sh["n_pool"],
+        "widened_to_every_fact": sh["widened"],
+    }
+
+
+def evaluate_method(
+    bench: Benchmark,
+    method: str,
+    by_id: dict[str, Record],
+    base: dict[str, Any],
+    get_unlearned: Callable[[], Any],
+) -> dict[str, Any]:
+    """The unlearned model's greedy answers to every scored question (the ``METHOD/eval`` cell)."""
+    name = f"{method}/eval"
+
+    def compute() -> dict[str, Any]:
+        ids = base["forget_ids"] + base["multi_hop_ids"] + base["retain_ids"]
+        answers, correct = answer_and_judge(
+            bench, get_unlearned(), [by_id[i] for i in ids], f"{method} eval"
+        )
+        return {
+            "answers": dict(zip(ids, answers, strict=True)),
+            "correct": dict(zip(ids, correct, strict=True)),
+            "decoding": bench.decoding(),
+        }
+
+    return bench.store.cached(name, compute, reuse=rejudge_answers(bench, name, by_id))

@@ -1,0 +1,79 @@
+"""Utility on BIG-Bench-Hard (leak-metrics' bbh): where its data is read from, and one model's
+answers (cells ``bbh-base`` and ``METHOD/bbh``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .config import RunConfig
+from .errors import LeakresError
+
+if TYPE_CHECKING:
+    from .pipeline import Benchmark
+
+
+def bbh_data(cfg: RunConfig) -> dict[str, Any]:
+    """Where BBH is read from: ``<data dir>/bbh`` (leak-metrics' layout), checked up front.
+
+    The data dir is --data-dir, else ``$LEAKRES_DATA_DIR``; with neither, leak-metrics' own
+    fallback applies (download into its cache). A missing file or unknown task stops the run
+    here, before any model is loaded or trained.
+    """
+    from leak_metrics.bbh import BBH_TASKS
+
+    tasks = list(BBH_TASKS) if cfg.bbh_tasks == ("all",) else list(cfg.bbh_tasks)
+    unknown = [t for t in tasks if t not in BBH_TASKS]
+    if unknown:
+        raise LeakresError(f"unknown BBH task(s) {unknown}; known: {', '.join(BBH_TASKS)}")
+    root = cfg.data_dir or os.environ.get("LEAKRES_DATA_DIR")
+    if not root:
+        return {"tasks": tasks, "data_dir": None, "source": "auto"}
+    bbh_dir = Path(root) / "bbh"
+    missing = [
+        path
+        for task in tasks
+        for path in (bbh_dir / "bbh" / f"{task}.json", bbh_dir / "cot-prompts" / f"{task}.txt")
+        if not path.is_file()
+    ]
+    if missing:
+        raise LeakresError(
+            f"BBH file {missing[0]} not found ({len(missing)} missing): the data dir "
+            f"{root} (--data-dir or LEAKRES_DATA_DIR) must hold bbh/bbh/<task>.json and "
+            "bbh/cot-prompts/<task>.txt"
+        )
+    return {"tasks": tasks, "data_dir": str(bbh_dir), "source": "local"}
+
+
+def bbh(bench: Benchmark, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
+    """BIG-Bench-Hard answers of the model (a cell), for the utility ratio."""
+
+    def compute() -> dict[str, Any]:
+        from leak_metrics.bbh import evaluate_bbh
+
+        cfg = bench.cfg
+        data = bench.bbh_data()
+        _, tokenizer = bench.model()
+        result = evaluate_bbh(
+            get_model(),
+            tokenizer,
+            tasks=data["tasks"],
+            limit=cfg.bbh_limit or None,
+            batch_size=cfg.batch_size,
+            seed=cfg.seed,
+            cot=cfg.bbh_cot,
+            data_dir=data["data_dir"],
+            source=data["source"],
+        )
+        return {
+            "correct": result.correct,
+            "overall": result.overall.to_dict(),
+            "per_task": {t: m.to_dict() for t, m in result.per_task.items()},
+            "config": result.config,
+            "data": data,
+            "wall_time": result.wall_time,
+        }
+
+    return bench.store.cached(name, compute)
