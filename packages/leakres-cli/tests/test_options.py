@@ -74,7 +74,7 @@ def test_help_text_is_the_runconfig_docstring() -> None:
     for command in ("run", "tune"):
         sh_pool_help = _options(command)["--sh-pool"].help
         assert sh_pool_help.startswith("Single-hop questions asked to the base model")
-        assert "[preset default: 96]" in sh_pool_help
+        assert f"[preset default: {RunConfig().sh_pool}]" in sh_pool_help
     assert _options("plan")["--per-type"].help == _options("run")["--per-type"].help
     assert _options("run")["--methods"].help.startswith("Comma-separated unlearning methods")
     assert _options("tune")["--n-forget"].help.startswith("The run's forget facts (excluded).")
