@@ -31,7 +31,6 @@ from leakres_cli.tuning import (
     UTILITY_FLOOR,
     Trial,
     build_grid,
-    choose,
     default_grid_values,
     load_method_config,
 )
@@ -170,6 +169,8 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     best = max(r["fq_sh"]["value"] for r in eligible)
     assert [r["key"] for r in eligible if r["fq_sh"]["value"] == best] == ["lr=1e-05_epochs=5"]
     assert tune["chosen"]["key"] == "lr=1e-05_epochs=5" == tune["default_trial"]
+    assert tune["floor_met"] is True and "Chosen by the floor (floor_met: true)" in result.output
+    assert "warning:" not in result.output
     ineligible = {r["key"]: r for r in tune["trials"] if not r["eligible"]}
     assert ineligible["lr=2e-05_epochs=5"]["fq_sh"]["value"] == 1.0  # as forgetful, but rejected
     assert ineligible["lr=2e-05_epochs=5"]["retain_ratio"]["value"] < UTILITY_FLOOR
@@ -189,6 +190,7 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     prov = settings["provenance"]
     assert prov["model"] == "smollm2-135m-instruct" and prov["seed"] == 0
     assert prov["search_fingerprint"] == tune["fingerprint"] and prov["rule"] == tune["rule"]
+    assert prov["floor_met"] is True
 
     run_out = tmp_path / "run"
     ran = invoke("run", "--methods", "ga", "--attacks", "", "--out", str(run_out), *SIZES,
@@ -239,17 +241,51 @@ def test_too_few_known_facts_beside_the_run_widen_the_validation_pool(
     assert forget.isdisjoint(json.dumps(f, sort_keys=True) for f in validation["run_forget_facts"])
 
 
-def test_no_eligible_trial_is_a_one_line_error_and_keeps_the_table(
+def test_no_trial_at_the_floor_falls_back_with_floor_met_false_and_a_warning(
+    tmp_path: Path, script: Script
+) -> None:
+    """lr 1e-7 keeps every retain fact but forgets nothing; lr 4e-5 forgets all and loses 3 of the
+    5 retain facts (ratio 0.4): no trial that forgets meets the floor, the fallback takes 4e-5."""
+    out = tmp_path / "tune"
+    result = invoke("tune", "--method", "ga", "--out", str(out), "--lr", "1e-7,4e-5", "--epochs",
+                    "5", *TUNE_SIZES)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tune = json.loads((out / "ga" / "tune.json").read_text())
+    rows = {r["key"]: r for r in tune["trials"]}
+    gentle, strong = rows["lr=1e-07_epochs=5"], rows["lr=4e-05_epochs=5"]
+    assert (
+        gentle["eligible"] is True and gentle["fq_sh"]["value"] == 0.0
+    )  # at the floor, no forgetting
+    assert strong["eligible"] is False and strong["fq_sh"]["value"] == 1.0
+    assert strong["retain_ratio"]["value"] == pytest.approx(0.4)
+    assert tune["floor_met"] is False and tune["chosen"]["key"] == "lr=4e-05_epochs=5"
+    assert "floor_met: false" in tune["rule"]
+    warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
+    assert (
+        len(warnings) == 1
+        and "no trial met the floor (retain ratio >= 0.9 of the base)" in (warnings[0])
+    )
+    assert "lr=4e-05_epochs=5 chosen by the fallback" in warnings[0]
+    md = (out / "ga" / "tune.md").read_text()
+    assert "Chosen by the fallback: no trial met the floor (floor_met: false;" in md
+    assert "| lr=4e-05_epochs=5 **chosen** |" in md
+    settings = json.loads((out / "ga" / "settings.json").read_text())
+    assert settings["ga"]["lr"] == 4e-5 and settings["provenance"]["floor_met"] is False
+
+
+def test_no_trial_that_forgets_is_a_one_line_error_and_keeps_the_table(
     tmp_path: Path, script: Script
 ) -> None:
     out = tmp_path / "tune"
-    result = invoke("tune", "--method", "ga", "--out", str(out), "--lr", "4e-5", "--epochs",
+    result = invoke("tune", "--method", "ga", "--out", str(out), "--lr", "1e-7", "--epochs",
                     "5", *TUNE_SIZES)  # fmt: skip
     assert result.exit_code == 2
     error = [line for line in result.output.splitlines() if line.startswith("error:")]
-    assert len(error) == 1 and "no trial of 1 met the rule" in error[0]
+    assert len(error) == 1 and "no trial of 1 forgot any validation forget fact" in error[0]
     tune = json.loads((out / "ga" / "tune.json").read_text())
-    assert tune["chosen"] is None and tune["default_in_grid"] is False
+    assert tune["trials"][0]["eligible"] is True  # retain intact: the floor alone is not enough
+    assert tune["chosen"] is None and tune["floor_met"] is False
+    assert tune["default_in_grid"] is False
     assert not (out / "ga" / "settings.json").exists()
 
 
@@ -318,15 +354,3 @@ def test_default_grids_hold_unlearn_zoo_defaults_and_tv_alpha() -> None:
         assert Trial(float(defaults["lr"]), float(defaults["epochs"]), alpha).key in keys
     tv = default_grid_values("tv", default_overrides("tv", 135_000_000))
     assert tv["alpha"] == (1.0, 4.0) and len(build_grid(tv)) == 12
-
-
-def test_choose_breaks_ties_towards_the_gentler_setting() -> None:
-    def row(lr, epochs, fq, retain, ok=True):
-        return {"key": f"{lr}-{epochs}", "lr": lr, "epochs": epochs, "alpha": None,
-                "fq_sh": {"value": fq}, "retain_ratio": {"value": retain}, "eligible": ok}  # fmt: skip
-
-    rows = [row(2e-5, 5, 1.0, 0.5, ok=False), row(2e-5, 3, 0.75, 1.0), row(1e-5, 5, 0.75, 1.0),
-            row(1e-5, 3, 0.75, 0.95)]  # fmt: skip
-    assert choose(rows)["key"] == "1e-05-5"  # same FQ and retain: smaller lr
-    assert choose([rows[0]]) is None
-    assert choose([row(1e-5, 5, None, 1.0)]) is None  # an undefined FQ is never chosen

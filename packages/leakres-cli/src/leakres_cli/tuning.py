@@ -7,10 +7,19 @@ validation forget/retain facts are chosen from the other known facts by the pipe
 :func:`~leakres_cli.pipeline.select_facts`. Every trial is a cell directory
 (``OUT/METHOD/trials/KEY/cells``); a rerun reuses finished trials and their finished stages.
 
-Selection rule (:data:`RULE`): among trials whose retain-accuracy ratio (and BBH ratio, when BBH
-is on) is at least :data:`UTILITY_FLOOR` of the base, the highest single-hop Forget Quality on
-the validation forget facts; ties go to the higher retain ratio, then the smaller lr, then fewer
-epochs, then the smaller alpha (the gentler setting).
+Selection rule (:data:`RULE`), over the trials that forget something (single-hop Forget Quality
+on the validation forget facts > 0; a trial that forgets nothing is no unlearning setting):
+
+1. **Floor.** Among those whose retain-accuracy ratio (and BBH ratio, when BBH is on) is at least
+   :data:`UTILITY_FLOOR` of the base, the highest FQ; ties go to the higher retain ratio, then the
+   smaller lr, fewer epochs, smaller alpha (the gentler setting). ``floor_met: true``.
+2. **Fallback**, when none meets the floor: the one closest to it, i.e. the highest utility (the
+   retain ratio; with BBH on, the lower of the two ratios); ties go to the higher FQ, then the
+   gentler setting. ``floor_met: false``, and the command warns. Why not refuse: on a small model
+   the floor can be out of reach of every trial (with 16 validation retain facts one fact is 6
+   points of the ratio) and a run still needs a setting; the flag keeps that visible downstream.
+
+No trial forgets anything: nothing is chosen (the command fails and keeps the table).
 """
 
 from __future__ import annotations
@@ -30,11 +39,19 @@ from .pipeline import Benchmark, Record, UnlearnedModel, fact_key, select_facts
 from .store import CellStore, fingerprint
 
 UTILITY_FLOOR = 0.9
-RULE = (
-    "highest single-hop Forget Quality on the validation forget facts among the trials with "
-    f"retain-accuracy ratio >= {UTILITY_FLOOR:g} of the base (and BBH ratio >= {UTILITY_FLOOR:g} "
-    "when BBH is on); ties: higher retain ratio, then smaller lr, fewer epochs, smaller alpha"
+FLOOR_RULE = (
+    "highest single-hop Forget Quality (SH FQ) on the validation forget facts among the trials "
+    f"that forget something (SH FQ > 0) with retain-accuracy ratio >= {UTILITY_FLOOR:g} of the "
+    f"base (and BBH ratio >= {UTILITY_FLOOR:g} when BBH is on); ties: higher retain ratio, then "
+    "smaller lr, fewer epochs, smaller alpha"
 )
+FALLBACK_RULE = (
+    "if no trial meets that floor (floor_met: false, with a warning): among the trials that "
+    "forget something, the highest retain ratio (with BBH on, the lower of the retain and BBH "
+    "ratios); ties: higher SH FQ, then smaller lr, fewer epochs, smaller alpha; if no trial "
+    "forgets anything, none is chosen"
+)
+RULE = f"{FLOOR_RULE}; {FALLBACK_RULE}"
 VALIDATION_RULE = (
     "known single-hop facts (base model correct) minus the forget facts `leakres run` selects for "
     "the same config and seed; of those, validation forget/retain facts by the run's own selection "
@@ -107,32 +124,58 @@ def build_grid(values: dict[str, tuple[float, ...]]) -> list[Trial]:
     ]
 
 
-def eligible(row: dict[str, Any]) -> bool:
-    """The rule's utility condition (point estimates; an undefined ratio is not eligible)."""
-    retain = row["retain_ratio"]["value"]
-    if retain is None or retain < UTILITY_FLOOR:
-        return False
+def utility(row: dict[str, Any]) -> float | None:
+    """The utility the rule compares: the retain ratio, or with BBH on the lower of it and the BBH
+    ratio (the floor asks both to reach it, so the fallback ranks by the one further from it);
+    None when a ratio is undefined."""
+    values = [row["retain_ratio"]["value"]]
     if row.get("bbh_ratio") is not None:
-        bbh = row["bbh_ratio"]["value"]
-        return bbh is not None and bbh >= UTILITY_FLOOR
-    return True
+        values.append(row["bbh_ratio"]["value"])
+    return None if any(v is None for v in values) else min(values)
+
+
+def eligible(row: dict[str, Any]) -> bool:
+    """The rule's floor (point estimates; an undefined ratio is not eligible)."""
+    value = utility(row)
+    return value is not None and value >= UTILITY_FLOOR
+
+
+def forgets(row: dict[str, Any]) -> bool:
+    """The trial forgot at least one validation forget fact (a defined SH FQ above 0)."""
+    fq = row["fq_sh"]["value"]
+    return fq is not None and fq > 0
+
+
+def _gentler(row: dict[str, Any]) -> tuple[float, float, float]:
+    return row["lr"], row["epochs"], row["alpha"] if row["alpha"] is not None else 0.0
 
 
 def choose(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The row :data:`RULE` selects, or None when no trial is eligible or none has a defined FQ."""
-    candidates = [r for r in rows if r["eligible"] and r["fq_sh"]["value"] is not None]
+    """The row :data:`FLOOR_RULE` selects, or None when no trial that forgets is eligible."""
+    candidates = [r for r in rows if r["eligible"] and forgets(r)]
     if not candidates:
         return None
     return min(
         candidates,
-        key=lambda r: (
-            -r["fq_sh"]["value"],
-            -r["retain_ratio"]["value"],
-            r["lr"],
-            r["epochs"],
-            r["alpha"] if r["alpha"] is not None else 0.0,
-        ),
+        key=lambda r: (-r["fq_sh"]["value"], -r["retain_ratio"]["value"], *_gentler(r)),
     )
+
+
+def choose_fallback(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The row :data:`FALLBACK_RULE` selects (closest to the floor among the trials that forget),
+    or None when no trial forgets anything."""
+    candidates = [r for r in rows if forgets(r) and utility(r) is not None]
+    if not candidates:
+        return None
+    return min(candidates, key=lambda r: (-utility(r), -r["fq_sh"]["value"], *_gentler(r)))
+
+
+def select(rows: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, bool]:
+    """:data:`RULE`: ``(chosen row or None, floor_met)``."""
+    chosen = choose(rows)
+    if chosen is not None:
+        return chosen, True
+    return choose_fallback(rows), False
 
 
 class TuneSearch:
@@ -285,7 +328,7 @@ class TuneSearch:
             rows.append(
                 self.trial(trial, defaults, split, forget, retain, by_id, bbh_base, base_eval)
             )
-        chosen = choose(rows)
+        chosen, floor_met = select(rows)
         from leak_metrics import accuracy
 
         boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
@@ -307,6 +350,7 @@ class TuneSearch:
             "config": self.cfg.fingerprint_dict(),
             "rule": RULE,
             "utility_floor": UTILITY_FLOOR,
+            "floor_met": floor_met,
             "bbh": bbh_data,
             "validation": {
                 "rule": split["rule"],
@@ -455,10 +499,23 @@ def render_markdown(result: dict[str, Any]) -> str:
         )
     lines.append("")
     if result["chosen"] is None:
-        lines.append("No trial met the rule: no settings file written.")
+        lines.append(
+            "No trial forgot any validation forget fact: nothing chosen, no settings file."
+        )
     else:
-        lines.append(f"Chosen: {chosen_key}; settings: `{json.dumps(result['settings'])}`.")
+        how = (
+            "by the floor (floor_met: true)"
+            if result["floor_met"]
+            else f"by the fallback: no trial met the floor (floor_met: false; {floor_text(result)})"
+        )
+        lines.append(f"Chosen {how}: {chosen_key}; settings: `{json.dumps(result['settings'])}`.")
     return "\n".join(lines) + "\n"
+
+
+def floor_text(result: dict[str, Any]) -> str:
+    floor = f"{result['utility_floor']:g}"
+    bbh = f" and BBH ratio >= {floor}" if result["bbh"] is not None else ""
+    return f"retain ratio >= {floor}{bbh} of the base"
 
 
 def settings_file(result: dict[str, Any]) -> dict[str, Any]:
@@ -471,6 +528,7 @@ def settings_file(result: dict[str, Any]) -> dict[str, Any]:
             "seed": result["seed"],
             "rule": result["rule"],
             "chosen_trial": result["chosen"]["key"],
+            "floor_met": result["floor_met"],
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "search_fingerprint": result["fingerprint"],
         },

@@ -166,7 +166,7 @@ def tune_command(
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _seed_everything(cfg.seed)
 
-    from ..tuning import TuneSearch, render_markdown, settings_file
+    from ..tuning import TuneSearch, floor_text, render_markdown, settings_file
 
     search = TuneSearch(
         cfg, method, out_dir, n_val_forget=val_forget, n_val_retain=val_retain,
@@ -180,11 +180,16 @@ def tune_command(
     click.echo(text)
     if result["chosen"] is None:
         raise LeakresError(
-            f"no trial of {len(result['trials'])} met the rule (retain ratio >= 0.9 of the base); "
-            f"the search table is in {method_dir / 'tune.json'}; try other --lr/--epochs values"
+            f"no trial of {len(result['trials'])} forgot any validation forget fact (SH FQ > 0); "
+            f"the search table is in {method_dir / 'tune.json'}; try larger --lr/--epochs values"
         )
     target = settings_out or method_dir / "settings.json"
     write_json_atomic(target, settings_file(result))
+    if not result["floor_met"]:
+        click.echo(
+            f"warning: no trial met the floor ({floor_text(result)}); "
+            f"{result['chosen']['key']} chosen by the fallback, floor_met: false in {target}"
+        )
     click.echo(f"Wrote {method_dir / 'tune.json'}, {method_dir / 'tune.md'} and {target}")
     click.echo(f"Use it: leakres run --methods {method} --method-config {target}")
 
