@@ -8,10 +8,12 @@ uninterrupted reference run, then:
   reference bit for bit once the wall-clock and process-measurement fields (VOLATILE, listed
   explicitly) are removed; also every cell equals the reference's, none is missing or extra, and no
   temp file, staging directory or holder in the lock file is left;
-* judge faults: an OpenAI-compatible judge on 127.0.0.1 (started here) that answers HTTP 500, never
-  answers in time, or answers garbage; the run (--judge alias,llm: the LLM judge reports agreement)
-  must finish, count every LLM verdict as unjudged, cache none of them, and keep the alias-judged
-  numbers equal to the reference;
+* judge faults: an OpenAI-compatible judge on 127.0.0.1 (started here) that passes the run's
+  preflight request and then answers HTTP 500, never answers in time, or answers garbage (an outage
+  mid-run); the run (--judge alias,llm: the LLM judge reports agreement) must finish, count every
+  LLM verdict as unjudged, cache none of them, and keep the alias-judged numbers equal to the
+  reference. An endpoint dead from the start ("dead") must instead stop the run at the preflight,
+  before any model work, with a one-line error and exit status 2;
 * disk full: the cell store's write raises ENOSPC after a seeded number of writes (monkeypatched in
   the child process); the run must stop with a one-line `error: cannot write ...`, keep every
   finished cell whole, and a resumed run must equal the reference.
@@ -331,7 +333,8 @@ def disk_full_trial(workdir: Path, reference: Path, seed: int) -> Outcome:
 
 
 def judge_fault_trial(workdir: Path, reference: Path, mode: str) -> Outcome:
-    """The LLM judge's endpoint fails in ``mode``; the run finishes with those verdicts unjudged."""
+    """The LLM judge's endpoint fails in ``mode``; the run finishes with those verdicts unjudged
+    (``dead``: the run stops at the preflight instead, see :func:`_check_preflight_stop`)."""
     out = workdir / f"judge-{mode}"
     _clear(out)
     outcome = Outcome(f"judge {mode}", f"LLM-judge endpoint: {FAULTS[mode]}", ok=True)
@@ -342,6 +345,8 @@ def judge_fault_trial(workdir: Path, reference: Path, mode: str) -> Outcome:
             # 1 s client timeout and one retry keep the 'timeout' fault to seconds (the default is 60 s).
             child=["--judge-timeout", "1", "--judge-retries", "1"],
         )
+    if mode == "dead":
+        return _check_preflight_stop(outcome, proc, out)
     if proc.returncode != 0 or "Traceback" in proc.stderr:
         outcome.ok = False
         outcome.notes.append(f"run failed (exit {proc.returncode}): {proc.stderr.strip()[-300:]}")
@@ -366,6 +371,29 @@ def judge_fault_trial(workdir: Path, reference: Path, mode: str) -> Outcome:
     return outcome
 
 
+def _check_preflight_stop(
+    outcome: Outcome, proc: subprocess.CompletedProcess[str], out: Path
+) -> Outcome:
+    """A dead endpoint: exit 2, one ``error: judge 'llm': ...`` line, no model work stored."""
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    stored = (
+        sorted(p.name for p in (out / "cells").rglob("*.json")) if (out / "cells").exists() else []
+    )
+    model_cells = [name for name in stored if name != "questions.json"]
+    if proc.returncode != 2 or "Traceback" in proc.stderr:
+        outcome.ok = False
+        outcome.notes.append(f"expected exit 2 at the preflight, got {proc.returncode}")
+    elif not (lines and lines[-1].startswith("error: judge 'llm': ")):
+        outcome.ok = False
+        outcome.notes.append(f"no one-line judge error: {proc.stderr.strip()[-200:]}")
+    elif model_cells:
+        outcome.ok = False
+        outcome.notes.append(f"model work stored before the preflight stopped it: {model_cells}")
+    else:
+        outcome.notes.append(f"stopped at the preflight, no model work stored: {lines[-1][:110]}")
+    return outcome
+
+
 def _clear(out: Path) -> None:
     if out.exists():
         import shutil
@@ -376,10 +404,14 @@ def _clear(out: Path) -> None:
 # ----------------------------------------------------------------------------- scripted judge server
 FAULTS = {
     "ok": "scripted 'correct' verdicts",
-    "500": "HTTP 500 on every request",
-    "timeout": "no reply within the client's timeout",
+    "500": "HTTP 500 on every request after the preflight",
+    "timeout": "no reply within the client's timeout after the preflight",
     "garbage": "HTTP 200 whose reply is not a JSON verdict",
+    "dead": "HTTP 500 from the first request on (the preflight)",
 }
+#: modes whose failure starts after the first request: that one is the run's preflight check
+#: (``Benchmark.check_judge_endpoints``), which must pass for the outage to hit the run itself
+AFTER_PREFLIGHT = ("500", "timeout", "garbage")
 
 
 class ScriptedJudge(BaseHTTPRequestHandler):
@@ -387,18 +419,24 @@ class ScriptedJudge(BaseHTTPRequestHandler):
 
     mode: ClassVar[str] = "ok"
     requests: ClassVar[list[dict[str, Any]]] = []
+    lock: ClassVar[threading.Lock] = threading.Lock()
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"auth": self.headers.get("Authorization"), "path": self.path})
-        if self.mode == "500":
+        with self.lock:
+            first = not type(self).requests
+            type(self).requests.append(
+                {"auth": self.headers.get("Authorization"), "path": self.path}
+            )
+        mode = "ok" if first and self.mode in AFTER_PREFLIGHT else self.mode
+        if mode in ("500", "dead"):
             self._send(500, b'{"error": {"message": "injected failure"}}')
             return
-        if self.mode == "timeout":
+        if mode == "timeout":
             time.sleep(3)  # past the 1 s client timeout the child sets
         content = (
             "<<garbage>> %%% not a verdict"
-            if self.mode == "garbage"
+            if mode == "garbage"
             else json.dumps({"verdict": "correct", "reason": "scripted"})
         )
         reply = {
@@ -424,7 +462,11 @@ class ScriptedJudge(BaseHTTPRequestHandler):
 @contextlib.contextmanager
 def judge_server(mode: str, userinfo: str = "") -> Iterator[str]:
     """Serve ScriptedJudge in ``mode`` on 127.0.0.1; yields its base URL (with ``userinfo@`` if given)."""
-    handler = type(f"ScriptedJudge_{mode}", (ScriptedJudge,), {"mode": mode, "requests": []})
+    handler = type(
+        f"ScriptedJudge_{mode}",
+        (ScriptedJudge,),
+        {"mode": mode, "requests": [], "lock": threading.Lock()},
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -517,7 +559,7 @@ def main(argv: list[str] | None = None) -> int:
         outcomes.append(kill_trial(args.workdir, reference, ref_wall, index, args.seed))
         print(outcomes[-1].line(), flush=True)
     if not args.no_judge:
-        for mode in ("500", "timeout", "garbage"):
+        for mode in ("500", "timeout", "garbage", "dead"):
             outcomes.append(judge_fault_trial(args.workdir, reference, mode))
             print(outcomes[-1].line(), flush=True)
     if not args.no_disk:

@@ -51,3 +51,28 @@ def test_comparison_ignores_exactly_the_listed_volatile_fields() -> None:
         "/methods/ga/unlearn/wall_time_s",
         "/timings_s/total",
     ]
+
+
+@pytest.mark.parametrize(("mode", "first", "second"), [("500", 200, 500), ("dead", 500, 500)])
+def test_scripted_judge_outage_starts_after_the_preflight(
+    mode: str, first: int, second: int
+) -> None:
+    """'500' passes the run's one preflight request, then fails (an outage mid-run); 'dead' fails
+    from the first request, which the run's preflight must turn into a stop before model work."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    def status(url: str) -> int:
+        body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "x"}]}).encode()
+        request = urllib.request.Request(
+            f"{url}/chat/completions", data=body, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as reply:
+                return reply.status
+        except urllib.error.HTTPError as exc:
+            return exc.code
+
+    with fault_injection.judge_server(mode) as url:
+        assert [status(url), status(url)] == [first, second]
