@@ -3,11 +3,12 @@
 On a tiny configuration (the smoke preset scaled down further, see TINY_ARGS) it first makes one
 uninterrupted reference run, then:
 
-* kill trials (default 20): start the run, SIGKILL it at a seeded random moment, check every cell on
-  disk is a whole cell, resume with the same command, and check the resumed results.json equals the
-  reference bit for bit once the wall-clock and process-measurement fields (VOLATILE, listed
-  explicitly) are removed; also every cell equals the reference's, none is missing or extra, and no
-  temp file, staging directory or holder in the lock file is left;
+* kill trials (default 20 kills of a running process): start the run, SIGKILL it at a seeded moment
+  drawn on its progress (a stage, then an offset into it), check every cell on disk is whole,
+  resume with the same command, and check the resumed results.json equals the reference bit for
+  bit once the wall-clock and process-measurement fields (VOLATILE, listed explicitly) are
+  removed; also every cell equals the reference's, none is missing or extra, and no temp file,
+  staging directory or holder in the lock file is left;
 * judge faults: an OpenAI-compatible judge on 127.0.0.1 (started here) that passes the run's
   preflight request and then answers HTTP 500, never answers in time, or answers garbage (an outage
   mid-run); the run (--judge alias,llm: the LLM judge reports agreement) must finish, count every
@@ -33,6 +34,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
+import itertools
 import json
 import os
 import random
@@ -247,11 +249,38 @@ class Outcome:
         return f"{verdict} {self.name}: {self.injected}; {'; '.join(self.notes)}"
 
 
+def stage_gaps(reference: Path, ref_wall_s: float) -> list[float]:
+    """Seconds the reference run spent before each cell was written, and after the last one.
+
+    From the cells' modification times: ``gaps[k]`` is the time between the k-th cell (the run's
+    start for k = 0) and the next one (results.json for the last gap).
+    """
+    root = reference / "cells"
+    times = sorted(p.stat().st_mtime for p in root.rglob("*.json") if not p.name.startswith("."))
+    end = (reference / "results.json").stat().st_mtime
+    marks = [end - ref_wall_s, *times, end]
+    return [max(0.0, b - a) for a, b in itertools.pairwise(marks)]
+
+
+def count_cells(out: Path) -> int:
+    root = out / "cells"
+    if not root.is_dir():
+        return 0
+    return sum(1 for p in root.rglob("*.json") if not p.name.startswith("."))
+
+
 def kill_trial(workdir: Path, reference: Path, ref_wall_s: float, index: int, seed: int) -> Outcome:
-    """SIGKILL a run at a seeded random moment, check the cells on disk, resume, compare."""
+    """SIGKILL a run at a seeded random moment, check the cells on disk, resume, compare.
+
+    The moment is drawn on the run's own progress, not the wall clock (which moves with the
+    machine's load): a seeded stage k (the number of cells already written, 0 up to all of
+    them) and a seeded offset into that stage, uniform over the reference run's time for it. So the
+    kills spread over every stage, including the output writing after the last cell.
+    """
     rng = random.Random(f"{seed}:{index}")
-    # From just after start-up to just before the end of an uninterrupted run.
-    delay = rng.uniform(0.5, max(1.0, 0.95 * ref_wall_s))
+    gaps = stage_gaps(reference, ref_wall_s)
+    stage = rng.randrange(len(gaps))
+    offset = rng.uniform(0.0, gaps[stage])
     out = workdir / f"kill-{index:02d}"
     _clear(out)
     proc = subprocess.Popen(
@@ -262,13 +291,22 @@ def kill_trial(workdir: Path, reference: Path, ref_wall_s: float, index: int, se
         text=True,
     )
     killed = False
+    start = time.perf_counter()
+    while proc.poll() is None and count_cells(out) < stage:
+        time.sleep(0.05)
     try:
-        proc.wait(timeout=delay)
+        proc.wait(timeout=max(offset, 0.01))
     except subprocess.TimeoutExpired:
         os.kill(proc.pid, signal.SIGKILL)
         killed = True
+    delay = time.perf_counter() - start
     _, stderr = proc.communicate()
-    outcome = Outcome(f"kill {index:02d}", f"SIGKILL after {delay:.1f}s", ok=True, killed=killed)
+    outcome = Outcome(
+        f"kill {index:02d}",
+        f"SIGKILL {offset:.1f}s after cell {stage} of {len(gaps) - 1} ({delay:.1f}s in)",
+        ok=True,
+        killed=killed,
+    )
     if not killed:
         outcome.notes.append(f"finished before the kill (exit {proc.returncode})")
         if proc.returncode != 0:
@@ -544,7 +582,9 @@ def main(argv: list[str] | None = None) -> int:
         child(argv[1:])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trials", type=int, default=20, help="kill trials (default 20)")
+    parser.add_argument(
+        "--trials", type=int, default=20, help="kills of a running process (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", type=Path, default=Path("fault-injection-out"))
     parser.add_argument("--no-judge", action="store_true", help="skip the judge-fault trials")
@@ -555,9 +595,14 @@ def main(argv: list[str] | None = None) -> int:
     reference, ref_wall = make_reference(args.workdir)
     print(f"reference run: {ref_wall:.1f}s, {len(read_cells(reference)[0])} cells", flush=True)
     outcomes = []
-    for index in range(args.trials):
+    # --trials counts kills that hit a running process; a run that finished first (it can: the
+    # offset is drawn on the reference's timing) is reported and another trial is drawn, up to
+    # twice --trials in all.
+    index = 0
+    while sum(o.killed for o in outcomes) < args.trials and index < 2 * args.trials:
         outcomes.append(kill_trial(args.workdir, reference, ref_wall, index, args.seed))
         print(outcomes[-1].line(), flush=True)
+        index += 1
     if not args.no_judge:
         for mode in ("500", "timeout", "garbage", "dead"):
             outcomes.append(judge_fault_trial(args.workdir, reference, mode))
