@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from leakres_cli.config import preset_config
 from leakres_cli.costs import KNOWN_MODELS, Assumptions, count_parameters
 from leakres_cli.main import cli
 
@@ -69,7 +70,8 @@ def test_paper_plan_json_lists_every_cell_with_computed_costs(monkeypatch) -> No
         assert cell["gpu_hours"] == pytest.approx(hours, rel=0.01, abs=0.002)
     base = next(c for c in plan["cells"] if c["model"] == "Qwen/Qwen3-32B" and c["stage"] == "base answers")  # fmt: skip
     n = count_parameters(KNOWN_MODELS["Qwen/Qwen3-32B"])
-    questions = 500 * 6 + (500 * 6 + 96)  # multi-hop + SH (upper bound), 64 + 24 tokens each
+    sh_pool = preset_config("paper").sh_pool
+    questions = 500 * 6 + (500 * 6 + sh_pool)  # multi-hop + SH (upper bound), 64 + 24 tokens each
     assert base["tflop"] == pytest.approx(2 * n * questions * 88 / 1e12, rel=1e-3)
     assert base["memory_gb"] > n * 2 / 1e9  # bf16 weights + KV cache
 
