@@ -205,7 +205,6 @@ def test_default_size_keeps_the_single_hop_fq_interval_within_15_points():
     with leak-metrics' own bootstrap at the default seed and resamples.
     """
     from leak_metrics.metrics import forget_quality
-
     from leakres_cli.config import RunConfig
 
     cfg = RunConfig()
