@@ -11,6 +11,7 @@ Llama 3's.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -195,3 +196,14 @@ def test_openai_clients_retry_the_same_failures(status: int, requests: int) -> N
                 assert verdict.correct is None  # unjudged, never "incorrect"
             sent[who] = len(server.requests)
     assert sent == {"kg_qgen": requests, "leak_metrics": requests}
+
+
+def test_the_atomic_write_copies_agree() -> None:
+    """kg-qgen and leak-metrics each keep their own atomic.py (the libraries never import each
+    other); the copies must stay identical so both write files the same all-or-nothing way."""
+    root = Path(__file__).resolve().parents[1] / "packages"
+    copies = {
+        package: (root / folder / "src" / package / "atomic.py").read_text(encoding="utf-8")
+        for folder, package in (("kg-qgen", "kg_qgen"), ("leak-metrics", "leak_metrics"))
+    }
+    assert len(set(copies.values())) == 1, "atomic.py copies drifted apart"
