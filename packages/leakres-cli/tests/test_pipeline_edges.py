@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from leakres_cli.config import RunConfig
 from leakres_cli.pipeline import Benchmark
 from recover_attacks import get_attack
@@ -62,3 +63,23 @@ def test_unlearned_model_trains_on_first_use_only_and_keeps_no_run(tmp_path) -> 
     # A resumed run reads the stored record without training.
     assert UnlearnedModel(host, "ga", [], []).record == {"method": "ga", "n_forget": 1}
     assert host.trained == 1
+
+
+def test_bbh_without_a_data_dir_is_fetched_up_front_and_an_offline_failure_is_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No --data-dir and no LEAKRES_DATA_DIR: leak-metrics downloads BBH; where that fails (offline)
+    the run must stop in bbh_data, before any model work, with a LeakresError naming the fix."""
+    import leak_metrics.bbh as bbh
+    from leakres_cli import utility
+    from leakres_cli.config import RunConfig
+    from leakres_cli.errors import LeakresError
+
+    def offline(task: str, **_: object) -> None:
+        raise bbh.BBHDownloadError(f"https://example.invalid/{task}.json: download failed")
+
+    monkeypatch.delenv("LEAKRES_DATA_DIR", raising=False)
+    monkeypatch.setattr(bbh, "load_bbh_task", offline)
+    cfg = RunConfig(bbh_tasks=("navigate",), data_dir=None)
+    with pytest.raises(LeakresError, match=r"BBH task navigate: .*download failed.*--data-dir"):
+        utility.bbh_data(cfg)

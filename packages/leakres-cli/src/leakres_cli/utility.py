@@ -30,6 +30,7 @@ def bbh_data(cfg: RunConfig) -> dict[str, Any]:
         raise LeakresError(f"unknown BBH task(s) {unknown}; known: {', '.join(BBH_TASKS)}")
     root = cfg.data_dir or os.environ.get("LEAKRES_DATA_DIR")
     if not root:
+        _fetch_up_front(tasks)
         return {"tasks": tasks, "data_dir": None, "source": "auto"}
     bbh_dir = Path(root) / "bbh"
     missing = [
@@ -77,3 +78,19 @@ def bbh(bench: Benchmark, name: str, get_model: Callable[[], Any]) -> dict[str, 
         }
 
     return bench.store.cached(name, compute)
+
+
+def _fetch_up_front(tasks: list[str]) -> None:
+    """Without a data dir, leak-metrics downloads BBH (pinned, checksummed) into its cache: do it
+    now, so an offline machine stops here with one line instead of after the base model's work."""
+    from leak_metrics.bbh import load_bbh_task
+    from leak_metrics.errors import LeakMetricsError
+
+    for task in tasks:
+        try:
+            load_bbh_task(task, source="auto")
+        except LeakMetricsError as exc:
+            raise LeakresError(
+                f"BBH task {task}: {exc}. Offline, point --data-dir (or LEAKRES_DATA_DIR) at a "
+                "folder holding bbh/bbh/<task>.json and bbh/cot-prompts/<task>.txt"
+            ) from exc
