@@ -8,9 +8,9 @@ dataclasses and size-tier defaults, with two scripted pieces so that a test take
   fact; ``Benchmark.model`` and ``Benchmark.answer`` are replaced);
 - training is scripted: ``unlearn_zoo.get_unlearner`` builds the real unlearner (so its config is
   unlearn-zoo's, defaults and overrides applied as in a run) but its ``unlearn`` returns a stand-in
-  whose forgetting grows with lr x epochs (all forget facts at 5e-5, GA's small-model default
-  1e-5 x 5) and which loses half the retain facts past 5.5e-5. So the rule's answer is known: the
-  default (full forgetting, retain intact), not lr 2e-5 x 5 (also full forgetting, retain halved).
+  whose forgetting grows with lr x epochs (all forget facts at 6e-5, GA's small-model default
+  2e-5 x 3) and which loses half the retain facts past 7e-5. So the rule's answer is known: the
+  default (full forgetting, retain intact), not lr 4e-5 x 2 (also full forgetting, retain halved).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from unlearn_zoo.config import config_to_dict
 SIZES = ["--per-type", "4", "--sh-pool", "6", "--n-forget", "3", "--n-retain", "5",
          "--seed", "0", "--quiet"]  # fmt: skip
 TUNE_SIZES = [*SIZES, "--val-forget", "4", "--val-retain", "5", "--bootstrap", "50"]
-FULL_FORGET = 5e-5  # lr x epochs at which the scripted training forgets every forget fact
-RETAIN_DAMAGE = 5.5e-5  # beyond it, the scripted model loses half of the retain facts
+FULL_FORGET = 6e-5  # lr x epochs at which the scripted training forgets every forget fact
+RETAIN_DAMAGE = 7e-5  # beyond it, the scripted model loses half of the retain facts
 
 
 class Param:
@@ -154,10 +154,10 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     assert result.exit_code == 0, result.output
     tune = json.loads((out / "ga" / "tune.json").read_text())
 
-    # The default grid: unlearn-zoo's GA small-tier default (lr 1e-5, 5 epochs) x {0.5, 1, 2} x {3, 5}.
-    assert tune["unlearn_zoo_defaults"]["lr"] == 1e-5 and tune["default_in_grid"] is True
+    # The default grid: unlearn-zoo's GA small-tier default (lr 2e-5, 3 epochs) x {0.5, 1, 2} x {2, 3}.
+    assert tune["unlearn_zoo_defaults"]["lr"] == 2e-5 and tune["default_in_grid"] is True
     assert [(t["lr"], t["epochs"]) for t in tune["trials"]] == [
-        (lr, ep) for lr in (5e-6, 1e-5, 2e-5) for ep in (3.0, 5.0)
+        (lr, ep) for lr in (1e-5, 2e-5, 4e-5) for ep in (2.0, 3.0)
     ]
     assert script.n_unlearn == 6
     # The rule, applied here to the table: eligible = retain ratio >= 0.9, then the highest SH FQ.
@@ -167,13 +167,13 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
         assert row["unlearn_config"]["lr"] == row["lr"] and row["wall_s"] >= 0
     eligible = [r for r in tune["trials"] if r["eligible"]]
     best = max(r["fq_sh"]["value"] for r in eligible)
-    assert [r["key"] for r in eligible if r["fq_sh"]["value"] == best] == ["lr=1e-05_epochs=5"]
-    assert tune["chosen"]["key"] == "lr=1e-05_epochs=5" == tune["default_trial"]
+    assert [r["key"] for r in eligible if r["fq_sh"]["value"] == best] == ["lr=2e-05_epochs=3"]
+    assert tune["chosen"]["key"] == "lr=2e-05_epochs=3" == tune["default_trial"]
     assert tune["floor_met"] is True and "Chosen by the floor (floor_met: true)" in result.output
     assert "warning:" not in result.output
     ineligible = {r["key"]: r for r in tune["trials"] if not r["eligible"]}
-    assert ineligible["lr=2e-05_epochs=5"]["fq_sh"]["value"] == 1.0  # as forgetful, but rejected
-    assert ineligible["lr=2e-05_epochs=5"]["retain_ratio"]["value"] < UTILITY_FLOOR
+    assert ineligible["lr=4e-05_epochs=2"]["fq_sh"]["value"] == 1.0  # as forgetful, but rejected
+    assert ineligible["lr=4e-05_epochs=2"]["retain_ratio"]["value"] < UTILITY_FLOOR
 
     # The validation facts are disjoint from the forget facts `leakres run` picks.
     validation = tune["validation"]
@@ -183,10 +183,10 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     # Acc_p of the ratios: the base model asked the validation questions as each trial is.
     assert validation["base_accuracy_forget"]["value"] == 1.0
     assert validation["base_accuracy_retain"]["n"] == 5
-    assert "| lr=1e-05_epochs=5 **chosen** |" in result.output and tune["rule"] in result.output
+    assert "| lr=2e-05_epochs=3 **chosen** |" in result.output and tune["rule"] in result.output
 
     settings = json.loads((out / "ga" / "settings.json").read_text())
-    assert settings["ga"] == {"lr": 1e-5, "epochs": 5.0, "batch_size": 4, "max_length": 96}
+    assert settings["ga"] == {"lr": 2e-5, "epochs": 3.0, "batch_size": 4, "max_length": 96}
     prov = settings["provenance"]
     assert prov["model"] == "smollm2-135m-instruct" and prov["seed"] == 0
     assert prov["search_fingerprint"] == tune["fingerprint"] and prov["rule"] == tune["rule"]
@@ -260,17 +260,29 @@ def test_no_trial_at_the_floor_falls_back_with_floor_met_false_and_a_warning(
     assert strong["retain_ratio"]["value"] == pytest.approx(0.4)
     assert tune["floor_met"] is False and tune["chosen"]["key"] == "lr=4e-05_epochs=5"
     assert "floor_met: false" in tune["rule"]
+    # The gentlest trial keeps everything (0.9 x 1.0), so the relative floor is capped at the best
+    # utility among the trials that forget: the strong trial's own 0.4.
+    assert tune["relative_floor"] == {
+        "value": pytest.approx(0.4),
+        "trial": "lr=4e-05_epochs=5",
+        "basis": "cap",
+    }
     warnings = [line for line in result.output.splitlines() if line.startswith("warning:")]
     assert (
         len(warnings) == 1
         and "no trial met the floor (retain ratio >= 0.9 of the base)" in (warnings[0])
     )
     assert "lr=4e-05_epochs=5 chosen by the fallback" in warnings[0]
+    assert (
+        "; relative floor: utility >= 0.40 (capped at the highest among the trials "
+        "that forget, lr=4e-05_epochs=5's); lr=4e-05_epochs=5 chosen by the fallback" in warnings[0]
+    )
     md = (out / "ga" / "tune.md").read_text()
-    assert "Chosen by the fallback: no trial met the floor (floor_met: false;" in md
+    assert "Chosen by the fallback (floor_met: false, no trial met the floor: retain" in md
     assert "| lr=4e-05_epochs=5 **chosen** |" in md
     settings = json.loads((out / "ga" / "settings.json").read_text())
     assert settings["ga"]["lr"] == 4e-5 and settings["provenance"]["floor_met"] is False
+    assert settings["provenance"]["relative_floor"]["trial"] == "lr=4e-05_epochs=5"
 
 
 def test_no_trial_that_forgets_is_a_one_line_error_and_keeps_the_table(

@@ -13,11 +13,25 @@ on the validation forget facts > 0; a trial that forgets nothing is no unlearnin
 1. **Floor.** Among those whose retain-accuracy ratio (and BBH ratio, when BBH is on) is at least
    :data:`UTILITY_FLOOR` of the base, the highest FQ; ties go to the higher retain ratio, then the
    smaller lr, fewer epochs, smaller alpha (the gentler setting). ``floor_met: true``.
-2. **Fallback**, when none meets the floor: the one closest to it, i.e. the highest utility (the
-   retain ratio; with BBH on, the lower of the two ratios); ties go to the higher FQ, then the
-   gentler setting. ``floor_met: false``, and the command warns. Why not refuse: on a small model
-   the floor can be out of reach of every trial (with 16 validation retain facts one fact is 6
-   points of the ratio) and a run still needs a setting; the flag keeps that visible downstream.
+2. **Fallback**, when none meets the floor: the same floor taken against the grid's gentlest
+   trial (smallest lr, then fewest epochs, smallest alpha) instead of the base model, the
+   **relative floor** :data:`UTILITY_FLOOR` x its utility (the retain ratio; with BBH on, the
+   lower of the two ratios), capped at the highest utility among the trials that forget so that
+   one of them always reaches it; then the same rule: among the trials that forget at or above
+   it, the highest FQ; ties go to the higher utility, then the gentler setting.
+   ``floor_met: false``, and the command warns.
+
+   Why not refuse: on a small model the floor can be out of reach of every trial and a run
+   still needs a setting; the flag keeps that visible downstream. Why this floor: the retain
+   ratio has a floor of its own that does not depend on how hard a trial unlearns. On
+   SmolLM2-135M a 6-step GA run at lr 5e-6, which forgets nothing, already keeps only 11 of 16
+   validation retain facts (the gold appears late in its long answers, and any weight change
+   moves those tokens). The gentlest trial measures that cost on the split at hand, and the
+   relative floor allows the paper's 10% loss on top of it. Two simpler fallbacks were tried on
+   the real tables and drifted when the grid was centred on their own pick, so a default could
+   not be reproduced by the search (leakres-cli README, "Tuning"): "the highest utility among
+   trials that forget" moved TV to a setting that forgets 1 of 8 facts, and "the best harmonic
+   mean of FQ and utility" moved GA to lr 4e-5 x 2, which keeps 8 of 16 retain facts.
 
 No trial forgets anything: nothing is chosen (the command fails and keeps the table).
 """
@@ -46,10 +60,13 @@ FLOOR_RULE = (
     "smaller lr, fewer epochs, smaller alpha"
 )
 FALLBACK_RULE = (
-    "if no trial meets that floor (floor_met: false, with a warning): among the trials that "
-    "forget something, the highest retain ratio (with BBH on, the lower of the retain and BBH "
-    "ratios); ties: higher SH FQ, then smaller lr, fewer epochs, smaller alpha; if no trial "
-    "forgets anything, none is chosen"
+    "if no trial meets that floor (floor_met: false, with a warning): the same choice at a "
+    f"relative floor, {UTILITY_FLOOR:g} x the utility (the retain ratio; with BBH on, the lower of "
+    "the retain and BBH ratios) of the grid's gentlest trial (smallest lr, then fewest epochs, "
+    "smallest alpha), capped at the highest utility among the trials that forget something: "
+    "among the trials that forget something at or above it, the highest SH FQ; ties: higher "
+    "utility, then smaller lr, fewer epochs, smaller alpha; if no trial forgets anything, none "
+    "is chosen"
 )
 RULE = f"{FLOOR_RULE}; {FALLBACK_RULE}"
 VALIDATION_RULE = (
@@ -161,13 +178,30 @@ def choose(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     )
 
 
-def choose_fallback(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The row :data:`FALLBACK_RULE` selects (closest to the floor among the trials that forget),
-    or None when no trial forgets anything."""
-    candidates = [r for r in rows if forgets(r) and utility(r) is not None]
-    if not candidates:
+def relative_floor(rows: list[dict[str, Any]]) -> tuple[float, str, str] | None:
+    """The fallback's floor and the trial it is taken against: :data:`UTILITY_FLOOR` x the utility
+    of the gentlest trial with a defined utility, capped at the highest utility among the trials
+    that forget: ``(value, trial key, "gentlest" | "cap")``; None when no trial forgets anything."""
+    forgetting = [r for r in rows if forgets(r) and utility(r) is not None]
+    if not forgetting:
         return None
-    return min(candidates, key=lambda r: (-utility(r), -r["fq_sh"]["value"], *_gentler(r)))
+    gentlest = min((r for r in rows if utility(r) is not None), key=_gentler)
+    best_forgetting = max(forgetting, key=lambda r: (utility(r), *(-v for v in _gentler(r))))
+    if UTILITY_FLOOR * utility(gentlest) <= utility(best_forgetting):
+        return UTILITY_FLOOR * utility(gentlest), gentlest["key"], "gentlest"
+    return utility(best_forgetting), best_forgetting["key"], "cap"
+
+
+def choose_fallback(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The row :data:`FALLBACK_RULE` selects (the floor rule at :func:`relative_floor`), or None
+    when no trial forgets anything."""
+    floor = relative_floor(rows)
+    if floor is None:
+        return None
+    candidates = [
+        r for r in rows if forgets(r) and utility(r) is not None and utility(r) >= floor[0]
+    ]
+    return min(candidates, key=lambda r: (-r["fq_sh"]["value"], -utility(r), *_gentler(r)))
 
 
 def select(rows: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, bool]:
@@ -329,6 +363,7 @@ class TuneSearch:
                 self.trial(trial, defaults, split, forget, retain, by_id, bbh_base, base_eval)
             )
         chosen, floor_met = select(rows)
+        relaxed = None if floor_met else relative_floor(rows)
         from leak_metrics import accuracy
 
         boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
@@ -351,6 +386,10 @@ class TuneSearch:
             "rule": RULE,
             "utility_floor": UTILITY_FLOOR,
             "floor_met": floor_met,
+            # The fallback's floor and the trial that set it (None when the floor was met).
+            "relative_floor": None
+            if relaxed is None
+            else {"value": relaxed[0], "trial": relaxed[1], "basis": relaxed[2]},
             "bbh": bbh_data,
             "validation": {
                 "rule": split["rule"],
@@ -506,10 +545,25 @@ def render_markdown(result: dict[str, Any]) -> str:
         how = (
             "by the floor (floor_met: true)"
             if result["floor_met"]
-            else f"by the fallback: no trial met the floor (floor_met: false; {floor_text(result)})"
+            else f"by the fallback (floor_met: false, no trial met the floor: {floor_text(result)}"
+            f"{relative_text(result)})"
         )
         lines.append(f"Chosen {how}: {chosen_key}; settings: `{json.dumps(result['settings'])}`.")
     return "\n".join(lines) + "\n"
+
+
+def relative_text(result: dict[str, Any]) -> str:
+    """For a fallback pick, "; relative floor: utility >= 0.62 (0.9 x that of the gentlest trial,
+    TRIAL)"; "" when the floor was met (or for a result written before it)."""
+    relaxed = result.get("relative_floor")
+    if not relaxed:
+        return ""
+    basis = (
+        f"{result['utility_floor']:g} x that of the gentlest trial, {relaxed['trial']}"
+        if relaxed.get("basis") == "gentlest"
+        else f"capped at the highest among the trials that forget, {relaxed['trial']}'s"
+    )
+    return f"; relative floor: utility >= {relaxed['value']:.2f} ({basis})"
 
 
 def floor_text(result: dict[str, Any]) -> str:
@@ -529,6 +583,7 @@ def settings_file(result: dict[str, Any]) -> dict[str, Any]:
             "rule": result["rule"],
             "chosen_trial": result["chosen"]["key"],
             "floor_met": result["floor_met"],
+            "relative_floor": result.get("relative_floor"),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "search_fingerprint": result["fingerprint"],
         },

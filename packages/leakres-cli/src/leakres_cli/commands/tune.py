@@ -166,7 +166,7 @@ def tune_command(
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _seed_everything(cfg.seed)
 
-    from ..tuning import TuneSearch, floor_text, render_markdown, settings_file
+    from ..tuning import TuneSearch, floor_text, relative_text, render_markdown, settings_file
 
     search = TuneSearch(
         cfg, method, out_dir, n_val_forget=val_forget, n_val_retain=val_retain,
@@ -187,7 +187,7 @@ def tune_command(
     write_json_atomic(target, settings_file(result))
     if not result["floor_met"]:
         click.echo(
-            f"warning: no trial met the floor ({floor_text(result)}); "
+            f"warning: no trial met the floor ({floor_text(result)}){relative_text(result)}; "
             f"{result['chosen']['key']} chosen by the fallback, floor_met: false in {target}"
         )
     click.echo(f"Wrote {method_dir / 'tune.json'}, {method_dir / 'tune.md'} and {target}")
