@@ -228,6 +228,9 @@ def main() -> None:
     ap.add_argument("--n-retain", type=int, default=16, help="retain facts (relearn set, locality)")
     ap.add_argument("--ga-lr", type=float, default=None, help="GA lr (default: unlearn-zoo's)")
     ap.add_argument("--ga-steps", type=int, default=None, help="GA steps (default: unlearn-zoo's)")
+    ap.add_argument(
+        "--ga-batch-size", type=int, default=None, help="GA batch size (default: unlearn-zoo's)"
+    )
     ap.add_argument("--relearn-steps", type=int, default=20)
     ap.add_argument("--max-new-tokens", type=int, default=20)
     ap.add_argument(
@@ -281,6 +284,8 @@ def main() -> None:
             overrides["lr"] = args.ga_lr
         if args.ga_steps is not None:
             overrides["max_steps"] = args.ga_steps
+        if args.ga_batch_size is not None:
+            overrides["batch_size"] = args.ga_batch_size
         print(f"GA via unlearn_zoo with {overrides}")
         unlearned = get_unlearner("ga", **overrides).unlearn(base, tok, forget=examples).model
     except ImportError:
