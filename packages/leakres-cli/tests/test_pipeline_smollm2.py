@@ -1,5 +1,5 @@
 """`leakres run` on the real SmolLM2-135M-Instruct (the embedded default model, CPU) and the
-built-in facts, scaled down: one method that forgets (GA at lr 1e-4) and one that forgets nothing
+built-in facts, scaled down: one method that forgets (GA at lr 1e-4 x 5 epochs) and one that forgets nothing
 (RMU at lr 1e-12 for one step: its weights do not move, so S_suc is empty, as RMU at small
 budgets), two attacks (Probab, FocusOnKey).
 
@@ -23,7 +23,7 @@ ARGS = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30",
     "--n-forget", "3", "--n-retain", "3", "--methods", "ga,rmu", "--attacks", "probab,focus_on_key",
     "--max-new-tokens", str(BUDGET), "--seed", "0",
-    "--set", "ga.lr=1e-4", "--set", "rmu.lr=1e-12", "--set", "rmu.max_steps=1",
+    "--set", "ga.lr=1e-4", "--set", "ga.epochs=5", "--set", "rmu.lr=1e-12", "--set", "rmu.max_steps=1",
 ]  # fmt: skip
 METRIC_KEYS = {"value", "ci_low", "ci_high", "n", "undefined_reason", "n_unjudged"}
 

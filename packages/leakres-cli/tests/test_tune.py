@@ -8,9 +8,9 @@ dataclasses and size-tier defaults, with two scripted pieces so that a test take
   fact; ``Benchmark.model`` and ``Benchmark.answer`` are replaced);
 - training is scripted: ``unlearn_zoo.get_unlearner`` builds the real unlearner (so its config is
   unlearn-zoo's, defaults and overrides applied as in a run) but its ``unlearn`` returns a stand-in
-  whose forgetting grows with lr x epochs (all forget facts at 6e-5, GA's small-model default
-  2e-5 x 3) and which loses half the retain facts past 7e-5. So the rule's answer is known: the
-  default (full forgetting, retain intact), not lr 4e-5 x 2 (also full forgetting, retain halved).
+  whose forgetting grows with lr x epochs (all forget facts at 4e-5, GA's small-model default
+  4e-5 x 1) and which loses half the retain facts past 5e-5. So the rule's answer is known: the
+  default (full forgetting, retain intact), not lr 8e-5 x 1 (also full forgetting, retain halved).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from unlearn_zoo.config import config_to_dict
 SIZES = ["--per-type", "4", "--sh-pool", "6", "--n-forget", "3", "--n-retain", "5",
          "--seed", "0", "--quiet"]  # fmt: skip
 TUNE_SIZES = [*SIZES, "--val-forget", "4", "--val-retain", "5", "--bootstrap", "50"]
-FULL_FORGET = 6e-5  # lr x epochs at which the scripted training forgets every forget fact
-RETAIN_DAMAGE = 7e-5  # beyond it, the scripted model loses half of the retain facts
+FULL_FORGET = 4e-5  # lr x epochs at which the scripted training forgets every forget fact
+RETAIN_DAMAGE = 5e-5  # beyond it, the scripted model loses half of the retain facts
 
 
 class Param:
@@ -154,12 +154,14 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     assert result.exit_code == 0, result.output
     tune = json.loads((out / "ga" / "tune.json").read_text())
 
-    # The default grid: unlearn-zoo's GA small-tier default (lr 2e-5, 3 epochs) x {0.5, 1, 2} x {2, 3}.
-    assert tune["unlearn_zoo_defaults"]["lr"] == 2e-5 and tune["default_in_grid"] is True
+    # The default grid: unlearn-zoo's GA small-tier default (lr 4e-5, 1 epoch) x {0.5, 1, 2} x {1}.
+    assert tune["unlearn_zoo_defaults"]["lr"] == 4e-5 and tune["default_in_grid"] is True
     assert [(t["lr"], t["epochs"]) for t in tune["trials"]] == [
-        (lr, ep) for lr in (1e-5, 2e-5, 4e-5) for ep in (2.0, 3.0)
+        (2e-5, 1.0),
+        (4e-5, 1.0),
+        (8e-5, 1.0),
     ]
-    assert script.n_unlearn == 6
+    assert script.n_unlearn == 3
     # The rule, applied here to the table: eligible = retain ratio >= 0.9, then the highest SH FQ.
     for row in tune["trials"]:
         assert row["eligible"] is (row["retain_ratio"]["value"] >= UTILITY_FLOOR)
@@ -167,13 +169,13 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
         assert row["unlearn_config"]["lr"] == row["lr"] and row["wall_s"] >= 0
     eligible = [r for r in tune["trials"] if r["eligible"]]
     best = max(r["fq_sh"]["value"] for r in eligible)
-    assert [r["key"] for r in eligible if r["fq_sh"]["value"] == best] == ["lr=2e-05_epochs=3"]
-    assert tune["chosen"]["key"] == "lr=2e-05_epochs=3" == tune["default_trial"]
+    assert [r["key"] for r in eligible if r["fq_sh"]["value"] == best] == ["lr=4e-05_epochs=1"]
+    assert tune["chosen"]["key"] == "lr=4e-05_epochs=1" == tune["default_trial"]
     assert tune["floor_met"] is True and "Chosen by the floor (floor_met: true)" in result.output
     assert "warning:" not in result.output
     ineligible = {r["key"]: r for r in tune["trials"] if not r["eligible"]}
-    assert ineligible["lr=4e-05_epochs=2"]["fq_sh"]["value"] == 1.0  # as forgetful, but rejected
-    assert ineligible["lr=4e-05_epochs=2"]["retain_ratio"]["value"] < UTILITY_FLOOR
+    assert ineligible["lr=8e-05_epochs=1"]["fq_sh"]["value"] == 1.0  # as forgetful, but rejected
+    assert ineligible["lr=8e-05_epochs=1"]["retain_ratio"]["value"] < UTILITY_FLOOR
 
     # The validation facts are disjoint from the forget facts `leakres run` picks.
     validation = tune["validation"]
@@ -183,10 +185,10 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     # Acc_p of the ratios: the base model asked the validation questions as each trial is.
     assert validation["base_accuracy_forget"]["value"] == 1.0
     assert validation["base_accuracy_retain"]["n"] == 5
-    assert "| lr=2e-05_epochs=3 **chosen** |" in result.output and tune["rule"] in result.output
+    assert "| lr=4e-05_epochs=1 **chosen** |" in result.output and tune["rule"] in result.output
 
     settings = json.loads((out / "ga" / "settings.json").read_text())
-    assert settings["ga"] == {"lr": 2e-5, "epochs": 3.0, "batch_size": 4, "max_length": 96}
+    assert settings["ga"] == {"lr": 4e-5, "epochs": 1.0, "batch_size": 4, "max_length": 96}
     prov = settings["provenance"]
     assert prov["model"] == "smollm2-135m-instruct" and prov["seed"] == 0
     assert prov["search_fingerprint"] == tune["fingerprint"] and prov["rule"] == tune["rule"]
@@ -208,22 +210,36 @@ def test_a_second_invocation_recomputes_nothing_and_ctrl_c_resumes(
 ) -> None:
     out = tmp_path / "tune"
     script.interrupt_at = 3
-    stopped = invoke("tune", "--method", "ga", "--out", str(out), *TUNE_SIZES)
+    six = ["--epochs", "1,2"]  # 3 lr x 2 epochs
+    stopped = invoke("tune", "--method", "ga", "--out", str(out), *six, *TUNE_SIZES)
     assert stopped.exit_code == 130 and "rerun the same command to resume" in stopped.output
     assert script.n_unlearn == 3  # two trials finished, the third was interrupted
 
     script.interrupt_at, script.n_unlearn = None, 0
-    first = invoke("tune", "--method", "ga", "--out", str(out), *TUNE_SIZES)
+    first = invoke("tune", "--method", "ga", "--out", str(out), *six, *TUNE_SIZES)
     assert first.exit_code == 0, first.output
     assert script.n_unlearn == 4  # only the unfinished trials trained
     before = json.loads((out / "ga" / "tune.json").read_text())
 
     script.n_unlearn, script.n_answered = 0, 0
-    again = invoke("tune", "--method", "ga", "--out", str(out), *TUNE_SIZES)
+    again = invoke("tune", "--method", "ga", "--out", str(out), *six, *TUNE_SIZES)
     assert again.exit_code == 0, again.output
     assert (script.n_unlearn, script.n_answered) == (0, 0)
     after = json.loads((out / "ga" / "tune.json").read_text())
     assert after["trials"] == before["trials"] and after["chosen"] == before["chosen"]
+
+
+def test_validation_forget_facts_default_to_the_runs_n_forget(
+    tmp_path: Path, script: Script
+) -> None:
+    """Unlearning is sized in epochs: a trial on as many forget facts as the run takes its steps."""
+    sizes = [*SIZES, "--val-retain", "5", "--bootstrap", "50"]  # --n-forget 3, no --val-forget
+    result = invoke("tune", "--method", "ga", "--out", str(tmp_path / "t"), "--lr", "4e-5",
+                    "--epochs", "2", *sizes)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    tune = json.loads((tmp_path / "t" / "ga" / "tune.json").read_text())
+    assert tune["validation"]["n_forget"] == 3 == tune["config"]["n_forget"]
+    assert tune["validation"]["n_retain"] == 5
 
 
 def test_too_few_known_facts_beside_the_run_widen_the_validation_pool(

@@ -56,11 +56,17 @@ def test_every_method_default_sees_every_forget_example(method: str, tokenizer: 
     assert rec["epochs_completed"] >= 1
 
 
+TUNED_TO_ONE_EPOCH = {("small", "ga"), ("small", "npo")}
+
+
 def test_no_shipped_default_caps_steps() -> None:
     for tier, table in DEFAULTS.items():
         for method, over in table.items():
             assert over.get("max_steps") is None, f"{tier}/{method} caps steps"
-            assert 2 <= over["epochs"] <= 5, f"{tier}/{method}: epochs outside the paper's 2-5"
+            # The paper's 2-5 epochs, except where `leakres tune` chose 1 at the default run's size
+            # (48 forget facts, 12 steps per epoch): small-tier GA and NPO.
+            low = 1 if (tier, method) in TUNED_TO_ONE_EPOCH else 2
+            assert low <= over["epochs"] <= 5, f"{tier}/{method}: epochs outside {low}-5"
 
 
 def test_max_steps_is_a_cap_and_reported(tokenizer: Any, tiny_model: Any) -> None:
