@@ -554,13 +554,13 @@ def render_markdown(result: dict[str, Any]) -> str:
 
 def relative_text(result: dict[str, Any]) -> str:
     """For a fallback pick, "; relative floor: utility >= 0.62 (0.9 x that of the gentlest trial,
-    TRIAL)"; "" when the floor was met (or for a result written before it)."""
-    relaxed = result.get("relative_floor")
-    if not relaxed:
+    TRIAL)"; "" when the floor was met."""
+    relaxed = result["relative_floor"]
+    if relaxed is None:
         return ""
     basis = (
         f"{result['utility_floor']:g} x that of the gentlest trial, {relaxed['trial']}"
-        if relaxed.get("basis") == "gentlest"
+        if relaxed["basis"] == "gentlest"
         else f"capped at the highest among the trials that forget, {relaxed['trial']}'s"
     )
     return f"; relative floor: utility >= {relaxed['value']:.2f} ({basis})"
@@ -583,7 +583,7 @@ def settings_file(result: dict[str, Any]) -> dict[str, Any]:
             "rule": result["rule"],
             "chosen_trial": result["chosen"]["key"],
             "floor_met": result["floor_met"],
-            "relative_floor": result.get("relative_floor"),
+            "relative_floor": result["relative_floor"],
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "search_fingerprint": result["fingerprint"],
         },
