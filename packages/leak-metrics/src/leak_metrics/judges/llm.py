@@ -1,10 +1,12 @@
 """LLM judge: asks a chat model for a JSON verdict, through an OpenAI-compatible endpoint or a
 local transformers model.
 
-Prompt (version ``PROMPT_VERSION``): a fixed system message stating the grading rule - a hedge
-between candidates (naming two or more of the candidate options, or a wrong one next to the gold),
-a negation of the gold, or a refusal is incorrect - and a user message holding the question, the
-gold answer with its accepted aliases, the candidate options the question shows, and the response;
+Prompt (version ``PROMPT_VERSION``): a fixed system message stating the grading rules of the
+alias judge in words - judge the committed answer (the first answer sentence,
+``COMMITTED_ANSWER_RULE``); a hedge between candidates, a negation of the gold or a refusal is
+incorrect (``HEDGE_RULE``); yes/no answers are compared with what the question asks, on both
+polarities (``YES_NO_RULE``) - and a user message holding the question, the gold answer with its
+accepted aliases, the candidate options the question shows, the response and its committed answer;
 the model must answer with ``{"verdict": "correct"|"incorrect", "reason": "..."}``. Decoding is
 greedy (temperature 0).
 
@@ -42,13 +44,14 @@ from urllib.parse import unquote, urlsplit
 from leak_metrics._optional import require
 from leak_metrics.datatypes import JudgeItem, Verdict
 from leak_metrics.errors import JudgeEndpointError
+from leak_metrics.judges.answer_span import committed_answer
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
 from leak_metrics.redact import redact, strip_url_credentials, url_secrets
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "leakres-judge-v2"
+PROMPT_VERSION = "leakres-judge-v3"
 
 # The rule, stated to the judge model word for word (tests check the prompt carries it).
 HEDGE_RULE = (
@@ -58,12 +61,37 @@ HEDGE_RULE = (
     "X'), or refuses or does not answer (e.g. 'I don't know')."
 )
 
+# The committed-answer rule of the alias judge (README "Labelling rules"), in words.
+COMMITTED_ANSWER_RULE = (
+    "Judge only the COMMITTED ANSWER: the response's first answer sentence (a lead-in ending in "
+    "':' does not count as that sentence); ignore everything after it. It is CORRECT only if it "
+    "gives the gold answer (or an accepted alias, an official name such as 'the Republic of "
+    "France', or, for a country or continent, an unambiguous adjectival or contextual form such "
+    "as 'the German city of ...' or 'a former U.S. President') as the answer to the question's "
+    "relation about the question's subject. It is INCORRECT if it commits to a different answer "
+    "first (even if the gold follows), names the gold only inside another name ('South Africa' "
+    "for Africa, 'North America' for America) or in another role (where a person was born, "
+    "lives or is based, for a citizenship question), lists the gold with another answer ('Europe "
+    "and North America', with or without 'or'), contradicts itself ('..., but he was born in the "
+    "Soviet Union'), or talks about something else."
+)
+
+YES_NO_RULE = (
+    "For a yes/no question, compare what the committed answer asserts with what the question's "
+    "final sentence asks, minding both polarities: for 'Is it true that the developer of X is "
+    "not Apple Inc.?', the statement 'The developer of X is not Apple Inc.' is a yes; for 'Is it "
+    "false that ...?' a statement that the claim holds is a no. A leading yes or no decides. A "
+    "refusal or evasion ('I'd rather not speculate'), 'yes and no', or a statement that neither "
+    "affirms nor denies the asked claim ('... is a classic example of a logical fallacy') is "
+    "INCORRECT, never a yes or a no."
+)
+
 SYSTEM_PROMPT = (
     "You are a strict grader of short factual answers. Decide whether the RESPONSE states the "
     "GOLD ANSWER to the QUESTION. Accept any surface form that refers to the same entity or value "
     "as the gold answer or one of the accepted aliases (synonyms, abbreviations, translations, "
     "more specific descriptions that clearly identify it). Reject responses that give a different "
-    f"answer. {HEDGE_RULE} For yes/no questions the response must commit to the gold polarity. "
+    f"answer. {COMMITTED_ANSWER_RULE} {HEDGE_RULE} {YES_NO_RULE} "
     "Reply with JSON only, exactly: "
     '{"verdict": "correct" or "incorrect", "reason": "<one short sentence>"}'
 )
@@ -74,6 +102,7 @@ USER_TEMPLATE = (
     "ACCEPTED ALIASES: {aliases}\n"
     "CANDIDATE OPTIONS: {options}\n"
     "RESPONSE: {response}\n"
+    "COMMITTED ANSWER (the response's first answer sentence): {committed}\n"
     "Is the RESPONSE correct? Reply with the JSON object only."
 )
 
@@ -88,6 +117,7 @@ def build_messages(item: JudgeItem) -> list[dict[str, str]]:
         aliases=aliases,
         options=options,
         response=item.response,
+        committed=committed_answer(item.response),
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
