@@ -74,16 +74,18 @@ from leak_metrics.judges.base import Judge
 from leak_metrics.judges.entity_rules import (
     Span,
     all_adjective_words,
-    asks_citizenship,
-    citizenship_slot,
     contradiction,
     demonyms_of,
     first_other_name,
     gold_mentions,
     gold_variants,
     joined_list,
-    names_subject,
     other_names,
+)
+from leak_metrics.judges.slot_rules import (
+    asks_citizenship,
+    citizenship_slot,
+    names_subject,
     role_mismatch,
 )
 from leak_metrics.judges.yes_no import decide
