@@ -14,11 +14,11 @@ The response's committed answer (its first answer sentence) decides, in this ord
 
 1. empty -> no decision;
 2. "yes" and "no" joined by or/and/nor/maybe/either or a slash ("Yes and no") -> hedge, no decision;
-3. a refusal or evasion ("I'd rather not speculate", "not sure", "cannot say", "it depends")
-   -> no decision;
+3. a refusal, evasion or qualified truth value ("I'd rather not speculate", "not sure", "cannot
+   say", "it depends", "not necessarily true", "not entirely true") -> no decision;
 4. a leading "yes"/"no" (also "The answer is yes") -> that word;
-5. a statement about the asked object (or its adjective), outside quotes and outside an
-   ``if``/``suppose``/``were`` clause: negated ("... is not Apple Inc.", "isn't Brazil") or
+5. a statement about the asked object, outside quotes and outside an ``if``/``suppose``/
+   ``were``/``whether`` clause: negated ("... is not Apple Inc.", "isn't Brazil") or
    plain ("... is Apple Inc."), turned by a truth word before it ("It is false that ...");
    the response thereby affirms or denies CLAIM, and the decision is yes when that matches what
    the question asks;
@@ -43,7 +43,11 @@ _FALSE_WORDS = frozenset({"false", "incorrect", "wrong", "untrue", "inaccurate",
 _NEGATIONS = frozenset({"not", "never", "no", "neither", "nor"})
 _CONNECTORS = frozenset({"or", "and", "nor", "maybe", "perhaps", "possibly", "either"})
 _COPULAS = ("is", "are", "was", "were")
-_HYPOTHETICAL = frozenset({"if", "suppose", "supposing", "were", "assuming", "whenever", "unless"})
+# Words after which a clause is not asserted: a condition or an embedded question ("To determine
+# whether it is true that X is France").
+_HYPOTHETICAL = frozenset(
+    {"if", "suppose", "supposing", "were", "assuming", "whenever", "unless", "whether"}
+)
 _EVASIONS: tuple[tuple[str, ...], ...] = (
     ("not", "sure"),
     ("not", "know"),
@@ -74,6 +78,12 @@ _EVASIONS: tuple[tuple[str, ...], ...] = (
     ("can", "not", "determine"),
     ("not", "possible", "to"),
     ("as", "ai"),
+    # a qualified truth value commits to neither ("not necessarily true", "not entirely true")
+    ("not", "necessarily"),
+    ("not", "entirely"),
+    ("not", "always"),
+    ("partially",),
+    ("partly",),
 )
 _QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
 
