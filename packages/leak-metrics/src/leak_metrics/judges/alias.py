@@ -44,7 +44,8 @@ the verdict:
 7. Contradiction: after the gold, a contrast word (but, however, although, though, whereas,
    yet, instead) followed by another name, or by "also"/"another" -> incorrect.
 8. List: the gold joined to another name by "and"/"&", or after mix/blend/combination/
-   including/multiple/several in its clause ("a blend of Chinese and English") -> incorrect.
+   including/multiple/several/such (as) in its clause ("a blend of Chinese and English") ->
+   incorrect.
 9. Another role: the gold names where the subject was born, lives, is based or died when the
    question asks another of these relations or citizenship ("based in the United States of
    America" for a citizenship question; "born in ... Vienna" for a place of death) -> incorrect.

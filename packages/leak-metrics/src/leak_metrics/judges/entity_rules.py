@@ -104,10 +104,13 @@ CONTAINER_WORDS = frozenset(
 CONTAINER_REACH = 6
 APPOSITION_REACH = 4
 # Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
-# English", "multiple languages, including English").
+# English", "multiple languages, including English", "such as the peso").
 LIST_MARKERS = frozenset(
-    {"mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several"}
-)
+    {
+        "mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several",
+        "such",  # "such as the peso or ...": an example, not the answer
+    }
+)  # fmt: skip
 LIST_REACH = 6
 CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
 NEGATIONS = frozenset({"not", "never", "neither", "nor"})
