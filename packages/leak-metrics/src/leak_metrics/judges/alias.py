@@ -264,8 +264,11 @@ class AliasJudge(Judge):
         others = other_names(span, question_words, hits, all_adjective_words())
         first_other = first_other_name(span, others, hits)
         citizenship = None
-        if asks_citizenship(item.question, gold_forms) and not citizenship_slot(
-            span, hits, {tuple(a) for a in adjectives}
+        # With options shown, the option named is the commitment (rules 2-3), not the slot.
+        if (
+            not item.options
+            and asks_citizenship(item.question, gold_forms)
+            and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
         ):
             citizenship = span.raw(*hits[0])
         subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])

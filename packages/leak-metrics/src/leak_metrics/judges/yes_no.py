@@ -36,6 +36,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from leak_metrics.judges.answer_span import _is_abbreviation
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
@@ -85,6 +86,32 @@ _EVASIONS: tuple[tuple[str, ...], ...] = (
     ("partially",),
     ("partly",),
 )
+_SENTENCE_END = re.compile(r"[.!?:]\s|\n")
+# Nouns whose "that" clause is mentioned, not asserted ("The claim that Belgrade is Serbia is a
+# logical fallacy"): the clause is read like a quotation.
+_CONTENT_NOUNS = frozenset(
+    {
+        "claim", "statement", "idea", "notion", "assertion", "assumption", "belief", "question",
+        "rule", "premise", "hypothesis", "proposition", "suggestion", "argument", "view",
+    }
+)  # fmt: skip
+# the clause runs through its own copula up to the sentence's copula (or the end)
+_CONTENT_CLAUSE = re.compile(
+    r"\b(?:"
+    + "|".join(sorted(_CONTENT_NOUNS))
+    + r")\s+(?:that|of)\b[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*?"
+    + r"(?=\s(?:is|was|are|were)\b|[.;!?]|$)",
+    re.IGNORECASE,
+)
+# Words right before the asked object when a statement asserts it: a copula, a negation, an
+# adverb of a copula or a place preposition ("is not Brazil", "is indeed Atlanta", "born in
+# Atlanta"); "The currency of Turkey is ..." says something else about the object.
+_PREDICATE_LEADS = frozenset(
+    {
+        "is", "was", "are", "were", "be", "been", "not", "never", "in", "from", "indeed",
+        "actually", "definitely", "certainly", "truly", "also", "still", "really", "always",
+    }
+)  # fmt: skip
 _QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
 
 
@@ -110,7 +137,14 @@ def asked_claim(question: str) -> AskedClaim | None:
     if end < 0:
         return None
     body = text[:end]
-    start = max(body.rfind(". "), body.rfind("! "), body.rfind("\n"), body.rfind(": "))
+    start = max(
+        (
+            m.start()
+            for m in _SENTENCE_END.finditer(body)
+            if m.group(0)[0] != "." or not _is_abbreviation(body, m.start())
+        ),
+        default=-1,
+    )
     sentence = body[start + 1 :] if start >= 0 else body
     words = tokenize(sentence)
     before = tokenize(body[: start + 1]) if start >= 0 else []
@@ -184,7 +218,12 @@ def decide(
     claim = asked_claim(question)
     if claim is None:
         return None, "no yes/no and the question's claim could not be read"
-    # quoted text is mentioned, not asserted
+    # quoted text, and the clause of "the claim that ...", is mentioned, not asserted
+    content = _CONTENT_CLAUSE.search(committed)
+    if content is not None:
+        committed = (
+            committed[: content.start()] + '"' + content.group(0) + '"' + committed[content.end() :]
+        )
     unquoted = _QUOTES.sub(" ", committed)
     quoted = " ".join(_QUOTES.findall(committed))
     uwords = tokenize(unquoted)
@@ -194,7 +233,11 @@ def decide(
         for at in _find(uwords, form):
             head = uwords[:at]
             clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
-            if any(w in _HYPOTHETICAL for w in head):
+            if (
+                any(w in _HYPOTHETICAL for w in head)
+                or not head
+                or head[-1] not in _PREDICATE_LEADS
+            ):
                 continue
             window = head[max(clause_start, at - 4) :]
             sign = -1 if any(w in _NEGATIONS for w in window) else 1
