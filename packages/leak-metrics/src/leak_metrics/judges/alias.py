@@ -115,7 +115,8 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
 # is Paris" answers a leading question and does not negate Paris).
 _ENTITY_NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 _NEGATION_REACH = 3  # words allowed between the negation and the gold ("not in fact Paris")
-_POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it"})
+# "1" is "one" after number-word normalisation ("Paris is not the one ...")
+_POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
 _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", "possibly"})
 # Capitalised words that are not entities (pronouns, sentence openers).

@@ -64,7 +64,7 @@ TITLES = frozenset(
     {
         "president", "prime", "minister", "senator", "governor", "chancellor", "king", "queen",
         "emperor", "ambassador", "secretary", "congressman", "army", "navy", "government",
-        "citizen", "citizens", "national", "nationals", "constitution", "parliament",
+        "citizen", "citizens", "constitution", "parliament",
     }
 )  # fmt: skip
 # Nouns a country's adjective may describe so that it answers "which country" ("the German city
@@ -77,10 +77,10 @@ PERSON_HEADS = TITLES | frozenset(
         "physicist", "chemist", "entrepreneur", "businessman", "businesswoman", "artist",
         "painter", "composer", "musician", "statesman", "footballer", "athlete", "inventor",
         "engineer", "philosopher", "novelist", "director", "rapper", "comedian", "activist",
-        "journalist", "astronaut", "model", "cricketer", "golfer", "boxer", "tennis",
-        "basketball", "soccer", "rock", "pop", "film", "television", "tv", "cuisine", "dish",
+        "journalist", "astronaut", "model", "cricketer", "golfer", "boxer", "cuisine", "dish",
         "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
         "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
+        "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
     }
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | frozenset(
@@ -112,6 +112,15 @@ LIST_MARKERS = frozenset(
     }
 )  # fmt: skip
 LIST_REACH = 6
+# Lowercase words that may follow a name without making it a modifier of a noun.
+FUNCTION_WORDS = frozenset(
+    {
+        "of", "in", "on", "at", "to", "for", "from", "with", "by", "and", "or", "but", "nor",
+        "which", "that", "who", "whose", "where", "when", "as", "have", "will", "would", "can",
+        "could", "should", "may", "might", "does", "do", "did", "not", "also", "being", "became",
+        "remains", "serves", "lies", "sits", "stands", "refers", "includes", "contains",
+    }
+)  # fmt: skip
 CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
 NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 NEGATION_REACH = 3
@@ -237,13 +246,13 @@ def gold_mentions(
                 # after the gold (an office of it does not: "U.S. President").
                 if after and after[0] not in TITLES:
                     continue
-            if (
-                is_adjective
-                and hi < len(span.words)
-                and span.tight(hi)
-                and span.words[hi] not in ADJECTIVE_HEADS
-            ):
-                continue  # "the Italian car company", "American literature"
+            if is_adjective and hi < len(span.words) and span.tight(hi):
+                head = span.words[hi]
+                if head not in ADJECTIVE_HEADS and head.removesuffix("s") not in ADJECTIVE_HEADS:
+                    continue  # "the Italian car company", "American literature"
+                following = _run_of(runs, hi)
+                if following is not None and following[0] == hi and following[1] - hi > 1:
+                    continue  # "the American National Music Industry": inside another name
             out.append((lo, hi))
     out.sort()
     return out
@@ -295,6 +304,8 @@ def other_names(
         words = [w for w in span.words[lo:hi] if w not in LINKS]
         if all(w in question_words or w in OPENERS or w in all_adjectives for w in words):
             continue
+        if words and words[-1] in question_words:
+            continue  # a garbled restatement of the question's subject ("Malti Gandhi")
         out.append((lo, hi))
     return out
 
@@ -324,6 +335,15 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
     return False
 
 
+def _modifier(span: Span, hi: int) -> bool:
+    """The name ending at ``hi`` modifies the lowercase noun right after it ("the Roman
+    amphitheater", "the US dollar"): it describes, it does not answer."""
+    if hi >= len(span.words) or not span.tight(hi) or span.capitalised(hi):
+        return False
+    word = span.words[hi]
+    return word not in FUNCTION_WORDS and word not in PREDICATE_VERBS and word != "s"
+
+
 def first_other_name(
     span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
 ) -> str | None:
@@ -335,7 +355,12 @@ def first_other_name(
     for lo, hi in others:
         if lo >= first_gold:
             break
-        if (lo == 0 or lo > verb) and not negated(span, lo) and not _leads_to_gold(span, hi, gold):
+        if (
+            (lo == 0 or lo > verb)
+            and not negated(span, lo)
+            and not _leads_to_gold(span, hi, gold)
+            and not (lo > verb and _modifier(span, hi))
+        ):
             return span.raw(lo, hi)
     return None
 

@@ -99,7 +99,7 @@ _CONTENT_NOUNS = frozenset(
 _CONTENT_CLAUSE = re.compile(
     r"\b(?:"
     + "|".join(sorted(_CONTENT_NOUNS))
-    + r")\s+(?:that|of)\b[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*?"
+    + r")\s+(?:(?:that|of|about)\s+)?\w[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*?"
     + r"(?=\s(?:is|was|are|were)\b|[.;!?]|$)",
     re.IGNORECASE,
 )
