@@ -60,17 +60,17 @@ COMPASS = frozenset(
 )
 # Capitalised words after the gold that make an office or institution of it, not another name
 # ("a former U.S. President", "the United States Army").
-TITLES = frozenset(
+OFFICES = frozenset(
     {
         "president", "prime", "minister", "senator", "governor", "chancellor", "king", "queen",
-        "emperor", "ambassador", "secretary", "congressman", "army", "navy", "government",
-        "citizen", "citizens", "constitution", "parliament",
+        "emperor", "ambassador", "secretary", "congressman", "citizen", "citizens",
     }
 )  # fmt: skip
+TITLES = OFFICES | frozenset({"army", "navy", "government", "constitution", "parliament"})
 # Nouns a country's adjective may describe so that it answers "which country" ("the German city
 # of ...", "a French politician", "Japanese cuisine"); other heads ("the Italian car company",
 # "American literature", "the European Union") give the adjective another role.
-PERSON_HEADS = TITLES | frozenset(
+PERSON_HEADS = OFFICES | frozenset(
     {
         "citizen", "national", "person", "man", "woman", "people", "politician", "actor",
         "actress", "singer", "writer", "author", "poet", "player", "leader", "scientist",
@@ -83,8 +83,9 @@ PERSON_HEADS = TITLES | frozenset(
         "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
     }
 )  # fmt: skip
-ADJECTIVE_HEADS = PERSON_HEADS | frozenset(
+ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
     {
+        "art", "arts", "martial", "music", "tradition",
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
     }
@@ -98,7 +99,7 @@ CONTAINER_WORDS = frozenset(
         "district", "county", "territory", "village", "island", "mainland", "heart", "center",
         "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
         "western", "central", "located", "specifically", "namely", "particularly", "precisely",
-        "more", "which", "is", "within",
+        "more", "which", "that", "is", "within",
     }
 )  # fmt: skip
 CONTAINER_REACH = 6
@@ -228,6 +229,15 @@ def gold_mentions(
     # one-word adjectives only: "South" is a word of "South African" but names no variety
     adjective_words = {a[0] for adjs in table.values() for a in adjs if len(a) == 1}
     out: list[tuple[int, int]] = []
+    # a dotted abbreviation is also written without dots, in capitals ("US" for "U.S.")
+    for form in forms:
+        if len(form) > 1 and all(len(w) == 1 for w in form):
+            acronym = "".join(form)
+            out.extend(
+                (k, k + 1)
+                for k, w in enumerate(span.words)
+                if w == acronym and span.raw(k, k + 1) == acronym.upper()
+            )
     for needle, is_adjective in [(f, False) for f in forms] + [(a, True) for a in adjectives]:
         for lo, hi in _find(span.words, needle):
             run = _run_of(runs, lo)
@@ -382,30 +392,37 @@ def contradiction(
     return None
 
 
+def _listed(
+    span: Span, lo: int, hi: int, starts: dict[int, int], ends: dict[int, int]
+) -> str | None:
+    """The list the gold mention ``[lo, hi)`` is one item of, if any."""
+    k = lo
+    while k > 0 and lo - k < LIST_REACH and not set(".;:!?") & set(span.gap(k)):
+        k -= 1
+        if span.words[k] in LIST_MARKERS:
+            return " ".join(span.words[k:hi])
+    words = span.words
+    if hi < len(words) and words[hi] == "and" and hi + 1 in starts:  # gold and X
+        return span.raw(lo, starts[hi + 1])
+    if hi < len(words) and "&" in span.gap(hi) and hi in starts:
+        return span.raw(lo, starts[hi])
+    if lo > 0 and words[lo - 1] == "and" and lo - 1 in ends:  # X and gold, X, Y and gold
+        return span.raw(ends[lo - 1], hi)
+    if lo > 0 and "&" in span.gap(lo) and lo in ends:
+        return span.raw(ends[lo], hi)
+    return None
+
+
 def joined_list(
     span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
 ) -> str | None:
-    """The gold joined to another name by "and"/"&"/"as well as": a list commits to neither."""
-    for lo, hi in gold:
-        k = lo
-        while k > 0 and lo - k < LIST_REACH and not set(".;:!?") & set(span.gap(k)):
-            k -= 1
-            if span.words[k] in LIST_MARKERS:
-                return " ".join(span.words[k:hi])
+    """Every gold mention is one item of a list (joined to another name by "and"/"&", or after
+    mix/blend/including/...): a list commits to none of its items. One mention outside a list
+    is a commitment ("The Japanese martial art of Judo is a blend of Japanese and Western ...")."""
     starts = {lo: hi for lo, hi in others}
     ends = {hi: lo for lo, hi in others}
-    for lo, hi in gold:
-        # gold and X
-        if hi < len(span.words) and span.words[hi] == "and" and hi + 1 in starts:
-            return span.raw(lo, starts[hi + 1])
-        if hi < len(span.words) and "&" in span.gap(hi) and hi in starts:
-            return span.raw(lo, starts[hi])
-        # X and gold / X, Y and gold
-        if lo > 0 and span.words[lo - 1] == "and" and lo - 1 in ends:
-            return span.raw(ends[lo - 1], hi)
-        if lo > 0 and "&" in span.gap(lo) and lo in ends:
-            return span.raw(ends[lo], hi)
-    return None
+    found = [_listed(span, lo, hi, starts, ends) for lo, hi in gold]
+    return found[0] if found and all(found) else None
 
 
 @lru_cache(maxsize=1)

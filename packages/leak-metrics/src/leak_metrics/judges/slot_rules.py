@@ -46,8 +46,15 @@ def citizenship_slot(
         following = words[hi] if hi < len(words) else ""
         if following == "s" or (following in PLACE_NOUNS and not set(",.;:") & set(span.gap(hi))):
             continue
-        if tuple(words[lo:hi]) in adjectives or lo == 0:
+        if lo == 0:
             return True
+        if tuple(words[lo:hi]) in adjectives:
+            # the adjective must describe the person ("a French politician"), not a thing of the
+            # country ("the British government", "American music")
+            predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
+            if predicative or {following, following.removesuffix("s")} & PERSON_HEADS:
+                return True
+            continue
         if following in PERSON_HEADS and span.tight(hi):
             return True  # "a former U.S. President", "an American actor"
         previous = words[lo - 1]
