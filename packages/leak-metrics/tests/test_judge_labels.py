@@ -9,6 +9,7 @@ at most 2% correct that the labels call incorrect.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -21,7 +22,21 @@ from leak_metrics.cli import main
 from leak_metrics.errors import InputError
 from leak_metrics.judges import COMMITTED_ANSWER_RULE, YES_NO_RULE, agreement_table, load_labels
 from leak_metrics.judges.labelled import TYPE_ORDER, shipped_labels_path
-from test_llm_judge import API_KEY, ScriptedServer
+
+
+def _llm_test_module() -> Any:
+    """The scripted OpenAI-compatible server of test_llm_judge.py (loaded by path, so this works
+    under any pytest import mode)."""
+    path = Path(__file__).with_name("test_llm_judge.py")
+    spec = importlib.util.spec_from_file_location("leak_metrics_test_llm_judge", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_LLM = _llm_test_module()
+API_KEY, ScriptedServer = _LLM.API_KEY, _LLM.ScriptedServer
 
 GOALS = {"overall": 0.97, "per_type": 0.95, "false_correct": 0.02}
 
