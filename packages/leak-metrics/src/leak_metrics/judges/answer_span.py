@@ -44,7 +44,7 @@ _LAST_WORD = re.compile(r"([\w.]+)$")
 _OPENER = re.compile(r"\s+(He|She|It|They|The|This|That|There|These|His|Her|Its|In|We|I)\b")
 
 
-def _is_abbreviation(text: str, dot: int) -> bool:
+def is_abbreviation(text: str, dot: int) -> bool:
     """True when the ``.`` at ``dot`` closes an abbreviation or a single letter."""
     match = _LAST_WORD.search(text[:dot])
     if match is None:
@@ -68,7 +68,7 @@ def answer_stop(text: str) -> int | None:
         piece = text[start:end]
         if (
             match.group(0) == "."
-            and _is_abbreviation(text, match.start())
+            and is_abbreviation(text, match.start())
             and not _OPENER.match(text, end)
         ):
             continue  # "D.C. is", "J. R. R. Tolkien", but "the U.S. He was" ends

@@ -17,13 +17,16 @@ The response's committed answer (its first answer sentence) decides, in this ord
 3. a refusal, evasion or qualified truth value ("I'd rather not speculate", "not sure", "cannot
    say", "it depends", "not necessarily true", "not entirely true") -> no decision;
 4. a leading "yes"/"no" (also "The answer is yes") -> that word;
-5. a statement about the asked object, outside quotes and outside an ``if``/``suppose``/
-   ``were``/``whether`` clause: negated ("... is not Apple Inc.", "isn't Brazil") or
-   plain ("... is Apple Inc."), turned by a truth word before it ("It is false that ...");
-   the response thereby affirms or denies CLAIM, and the decision is yes when that matches what
-   the question asks;
-6. a truth word about the statement as a whole ("That is true.", "The statement ... is false")
-   -> the statement asked about holds or fails;
+5. a statement about the asked object: the object right after a copula, a negation, a copula's
+   adverb or a place preposition ("is not Apple Inc.", "isn't Brazil", "is indeed Atlanta",
+   "born in Atlanta"; not "The currency of Turkey is ..."), outside quotes, outside an
+   ``if``/``suppose``/``were``/``whether`` clause and outside the clause of "the claim/statement/
+   rule (that) ..." (mentioned, not asserted); negated within 4 words before it or not, and
+   turned by a truth word before its "that" ("It is false that ..."): the response thereby
+   affirms or denies CLAIM, and the decision is yes when that matches what the question asks;
+6. a truth word about the statement as a whole ("That is true.", 'The statement "..." is false',
+   "The claim that ... is true") -> the statement asked about (or the quoted one, with its own
+   "not") holds or fails;
 7. anything else ("X is a classic example of a logical fallacy", a statement about something
    else) -> no decision.
 
@@ -36,7 +39,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from leak_metrics.judges.answer_span import _is_abbreviation
+from leak_metrics.judges.answer_span import is_abbreviation
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
@@ -141,7 +144,7 @@ def asked_claim(question: str) -> AskedClaim | None:
         (
             m.start()
             for m in _SENTENCE_END.finditer(body)
-            if m.group(0)[0] != "." or not _is_abbreviation(body, m.start())
+            if m.group(0)[0] != "." or not is_abbreviation(body, m.start())
         ),
         default=-1,
     )
