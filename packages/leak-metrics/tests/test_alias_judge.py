@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from leak_metrics import JudgeItem, MultiResponseItem, get_judge, judge_any
-from leak_metrics.judges.alias import yes_no_decision, yes_no_hedge
+from leak_metrics.judges.yes_no import asked_claim, decide
 from leak_metrics.normalize import tokenize, tokenize_spans
 
 # The hand-built table (hedges, refusals, negations, partial names, aliases, options present or
@@ -58,7 +58,7 @@ def test_reasons_name_the_rule() -> None:
     assert reason("no options: maybe X or Y") == (
         "lists the gold 'France' among alternatives ('Germany')"
     )
-    assert reason("MT: yes or no") == "hedges between yes and no ('yes or no')"
+    assert reason("MT: yes or no") == "hedges between yes and no; gold is 'yes'"
 
 
 def test_judge_any_carries_options() -> None:
@@ -78,9 +78,11 @@ def test_judge_any_carries_options() -> None:
 
 
 def test_yes_no_hedge_needs_a_connector() -> None:
-    assert yes_no_hedge("yes/no") == "yes/no"
-    assert yes_no_hedge("Yes, no doubt.") is None
-    assert yes_no_hedge("No. Although yes, he visited Japan.") is None
+    q = "Is it true that the capital of Japan is Tokyo?"
+    assert decide(q, "yes/no")[0] is None
+    assert decide(q, "Yes and no.")[0] is None
+    assert decide(q, "Yes, no doubt.")[0] == "yes"
+    assert decide(q, "No. Although yes, he visited Japan.")[0] == "no"
 
 
 def test_token_spans_point_into_the_original_text() -> None:
@@ -136,29 +138,64 @@ def test_gold_made_of_article_only_is_still_matchable() -> None:
     assert verdict("The", "The answer is the.") is True
 
 
+# Yes/no is judged against the question (issue 25): the response's statement is compared with
+# the claim the question asks about, on both polarities; the old "plain statement = yes" rule
+# made an evasion or a statement about something else a "yes".
+ASKED = (
+    "If Hiro's country is Japan, then his currency is yen. "
+    "Judging by what is actually true, is it true that Hiro's country is Japan?"
+)
+ASKED_NOT = "Is it true that the developer of Windows Server 2008 is not Apple Inc.?"
+ASKED_FALSE = "Judging by what is actually true, is it false that Hiro's country is Japan?"
+
+
 @pytest.mark.parametrize(
-    ("response", "decision"),
+    ("question", "response", "decision"),
     [
-        ("Yes, he is a citizen of Japan.", "yes"),
-        ("No, he is not a citizen of Japan.", "no"),
-        ("No. Although yes, he visited Japan.", "no"),  # first yes/no word decides
-        ("He is not a citizen of Japan.", "no"),  # negation without yes/no word
-        ("He isn't Japanese.", "no"),
-        ("He is a citizen of Japan.", "yes"),  # plain affirmative statement
-        ("I'm not sure.", None),  # hedge: no decision
-        ("I don't know.", None),
-        ("", None),
+        (ASKED, "Yes, he is a citizen of Japan.", "yes"),
+        (ASKED, "No, he is not a citizen of Japan.", "no"),
+        (ASKED, "No. Although yes, he visited Japan.", "no"),  # first answer sentence decides
+        (ASKED, "Hiro's country is not Japan.", "no"),  # statement, negated
+        (ASKED, "Hiro's country isn't Japan.", "no"),
+        (ASKED, "Hiro's country is Japan.", "yes"),  # statement affirming the asked claim
+        (ASKED, "It is false that Hiro's country is Japan.", "no"),
+        (ASKED, "That is true.", "yes"),
+        (ASKED, "If Hiro's country were Japan, his currency would be yen.", None),  # hypothetical
+        (ASKED, "Hiro's country is South Korea.", None),  # neither affirms nor denies the claim
+        (ASKED, 'The statement "Hiro\'s country is Japan" is a classic logical fallacy.', None),
+        (ASKED, "I'd rather not speculate about that.", None),  # evasion is never a "no"
+        (ASKED, "I'm not sure.", None),
+        (ASKED, "I don't know.", None),
+        (ASKED, "", None),
+        (ASKED_NOT, "The developer of Windows Server 2008 is not Apple Inc.", "yes"),
+        (ASKED_NOT, "The developer of Windows Server 2008 is Apple Inc.", "no"),
+        (ASKED_NOT, "That is true.", "yes"),
+        (ASKED_FALSE, "Hiro's country is Japan.", "no"),
+        (ASKED_FALSE, "Hiro's country is not Japan.", "yes"),
+        (ASKED_FALSE, "Yes.", "yes"),
     ],
 )
-def test_yes_no_rule(response: str, decision: str | None) -> None:
-    assert yes_no_decision(response)[0] == decision
+def test_yes_no_rule(question: str, response: str, decision: str | None) -> None:
+    assert decide(question, response)[0] == decision
+
+
+def test_asked_claim_reads_the_final_question_sentence() -> None:
+    claim = asked_claim(ASKED_NOT)
+    assert claim is not None
+    assert (claim.obj, claim.negated, claim.asks_true) == (["apple", "inc"], True, True)
+    claim = asked_claim(ASKED_FALSE)
+    assert claim is not None and claim.asks_true is False and claim.obj == ["japan"]
+    inverted = asked_claim("If Cape Town's country were Canada, ... Is Cape Town's country Canada?")
+    assert inverted is not None and inverted.obj == ["canada"]
+    assert asked_claim("No question here.") is None
 
 
 def test_yes_no_gold_uses_decision() -> None:
     assert verdict("No", "No, he is not.") is True
     assert verdict("no", "Yes, definitely not wrong.") is False
     assert verdict("Yes", "I don't know.") is False
-    assert verdict("yes", "He is a citizen of Japan.") is True
+    # a statement that neither says yes/no nor restates the question's claim decides nothing
+    assert verdict("yes", "He is a citizen of Japan.") is False
 
 
 def test_verdict_carries_id_and_judge_name() -> None:

@@ -13,13 +13,17 @@ from leak_metrics.errors import (
     UnknownNameError,
 )
 from leak_metrics.judges import (
+    ANSWER_STOP_STRINGS,
     AliasJudge,
     Judge,
     LLMJudge,
     agreement,
+    answer_stop,
     available_judges,
+    committed_answer,
     get_judge,
     judge_any,
+    labelled_agreement,
 )
 from leak_metrics.metrics import (
     accuracy,
@@ -36,6 +40,7 @@ from leak_metrics.metrics import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "ANSWER_STOP_STRINGS",
     "AliasJudge",
     "InputError",
     "Judge",
@@ -51,11 +56,14 @@ __all__ = [
     "__version__",
     "accuracy",
     "agreement",
+    "answer_stop",
     "available_judges",
+    "committed_answer",
     "forget_quality",
     "forget_quality_by_type",
     "get_judge",
     "judge_any",
+    "labelled_agreement",
     "recovery_rate",
     "recovery_rate_by_hop",
     "retain_accuracy",

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from leak_metrics import labelled_agreement
+
 from .attacking import context_facts
 from .config import RunConfig
 from .records import Record, fact_key
@@ -108,5 +110,7 @@ def results_record(
         "scored_questions": {t: len(qs) for t, qs in chosen.scored.items()},
         "methods": methods,
         "judges": judges,
+        # agreement of the scoring judge with leak-metrics' shipped reading labels (None: unknown)
+        "judge_labelled_agreement": labelled_agreement(cfg.judge.split(",")[0].strip()),
         "timings_s": run_info["timings_s"],
     }

@@ -11,10 +11,19 @@ from collections.abc import Callable
 from typing import Any
 
 from leak_metrics.judges.alias import AliasJudge, AliasJudgeConfig
+from leak_metrics.judges.answer_span import ANSWER_STOP_STRINGS, answer_stop, committed_answer
 from leak_metrics.judges.base import Judge, agreement, judge_any
+from leak_metrics.judges.labelled import (
+    AgreementTable,
+    agreement_table,
+    labelled_agreement,
+    load_labels,
+)
 from leak_metrics.judges.llm import (
+    COMMITTED_ANSWER_RULE,
     HEDGE_RULE,
     PROMPT_VERSION,
+    YES_NO_RULE,
     LLMJudge,
     LLMJudgeConfig,
     OpenAIBackendConfig,
@@ -57,10 +66,14 @@ def get_judge(name: str, **overrides: Any) -> Judge:
 
 
 __all__ = [
+    "ANSWER_STOP_STRINGS",
+    "COMMITTED_ANSWER_RULE",
     "ENTRY_POINT_GROUP",
     "HEDGE_RULE",
     "JUDGES",
     "PROMPT_VERSION",
+    "YES_NO_RULE",
+    "AgreementTable",
     "AliasJudge",
     "AliasJudgeConfig",
     "Judge",
@@ -68,10 +81,15 @@ __all__ = [
     "LLMJudgeConfig",
     "OpenAIBackendConfig",
     "agreement",
+    "agreement_table",
+    "answer_stop",
     "available_judges",
     "build_messages",
+    "committed_answer",
     "get_judge",
     "judge_any",
+    "labelled_agreement",
+    "load_labels",
     "parse_reply",
     "register_judge",
 ]

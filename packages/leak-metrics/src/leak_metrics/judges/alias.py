@@ -1,84 +1,99 @@
-"""Deterministic, offline alias-aware judge (the default), written so that naming several
-candidates, negating the gold or refusing cannot pass for a correct answer.
+"""Deterministic, offline alias-aware judge (the default): it judges the answer a response
+*commits to*, so that naming the gold somewhere, naming several candidates, negating the gold or
+refusing cannot pass for a correct answer.
+
+**The committed answer.** Only the response's first answer sentence counts
+(:func:`leak_metrics.committed_answer`, the stop rule of :mod:`answer_span`): "The currency of
+Ontario is the US dollar. The specific currency is the Canadian dollar." commits to the US dollar.
 
 Normalisation is :mod:`leak_metrics.normalize` (accents, case, punctuation, articles, number
-words). A *form* of the gold is the gold answer or one of its aliases; a *mention* of a text is an
-occurrence of its normalised tokens as a contiguous run of whole words in the normalised response
-(``Paris`` is mentioned in "It is Paris." but not in "Parisville"). Only the aliases passed count:
-"association football" matches gold "soccer" only when it is listed as an alias. The *wrong
-candidates* are the item's ``options`` (the candidates the question shows) other than the gold;
-an option whose tokens equal a gold form is the gold. Where a wrong-candidate mention and a gold
-mention overlap, the longer one is what the response names (gold ``York``, option ``New York``,
-response "New York" names the wrong candidate only).
+words). A *form* of the gold is the gold answer or one of its aliases, plus two surface variants of
+an "<adjective> <noun>" gold ("Jamaica dollar" for "Jamaican dollar"; "the krona" for "Swedish
+krona" when the question names Sweden). A *mention* is an occurrence of a form's tokens as a run
+of whole words, named *as itself* (:func:`entity_rules.gold_mentions`): not inside a larger name
+("South Africa" is not "Africa", "North America" not alias "America", "United States of Fidel"
+not "United States"), while "Kingdom of Italy", "East Asia" (a compass part that is no place of
+its own), "Australian English" and "U.S. President" keep the gold. A gold country or continent is
+also mentioned by its adjective (``data/demonyms.tsv``) when the adjective describes a place or a
+person ("the German city of ...", "a French politician", a cut-off "a city in the Austrian"), not
+another thing ("the Italian car company", "American literature", "the European Union"). The
+*wrong candidates* are the item's ``options`` other than the gold; where a wrong-candidate mention
+and a gold mention overlap, the longer one is what the response names.
 
-Entity answers, checked in this order; the first rule that fires gives the verdict:
+Entity answers, checked in this order on the committed answer; the first rule that fires gives
+the verdict:
 
 1. Refusal: a refusal phrase outside the gold mentions ("don't know", "not sure", "no idea",
    "cannot answer/say/tell/determine/know/be sure", "unable to", "unsure", "not certain",
    "unclear", "unknown", "sorry", "no information", "impossible to say", "can't say") ->
    incorrect, even when a guess follows ("I'm not sure, maybe Paris").
 2. No gold mention -> incorrect.
-3. Wrong candidate: any wrong candidate mentioned next to the gold -> incorrect (this covers a
-   hedge naming two or more options; it is strict on purpose: "Paris, not Lyon" also names a wrong
-   candidate and is incorrect, so listing every option with or without "not" cannot win).
-4. Negated gold: a negation (``not``, ``never``, ``neither``, ``nor``, also from ``n't``) before a
-   gold mention in the same clause (no ``,.;:!?`` or line break between) with at most 3 words
-   between ("The capital is not Paris.", "not France", "it isn't Paris", "did not move to Paris"),
-   or a gold mention followed by "is/was not/never (the) correct/right/answer/true/it" ->
+3. Wrong candidate: any wrong candidate mentioned next to the gold -> incorrect ("Paris, not
+   Lyon" too: listing every option with or without "not" cannot win).
+4. Negated gold: ``not``/``never``/``neither``/``nor`` before a gold mention in its clause, at most
+   3 words between, or "<gold> is/was not (the) correct/right/answer/true/it" -> incorrect.
+5. Alternatives: the gold joined to another capitalised entity (or number, for a number gold) by
+   commas, slashes or or/either/and/nor/maybe/perhaps/possibly in a sentence with a disjunction
+   ("maybe France or Germany", "one of France, Germany or Spain", "Paris/Lyon") -> incorrect.
+6. Another answer first: a name that is neither the question's nor the gold's, not negated,
+   opening the answer or standing in its predicate (after its first verb) before the first gold
+   mention -> incorrect ("The United Kingdom is a sovereign country located in ... Australia").
+   A place that leads to the gold through container words ("Salzburg, a city in Austria", "the
+   Balkan region of Europe", "the United Kingdom, specifically ... London") or a short verbless
+   apposition ("Dante Alighieri, a 13th-century Italian poet") is not another answer.
+7. Contradiction: after the gold, a contrast word (but, however, although, though, whereas,
+   yet, instead) followed by another name, or by "also"/"another" -> incorrect.
+8. List: the gold joined to another name by "and"/"&", or after mix/blend/combination/
+   including/multiple/several/such (as) in its clause ("a blend of Chinese and English") ->
    incorrect.
-5. Alternatives (with or without options): the gold mention is joined to another entity - a
-   capitalised word, or a number when the gold is a number - only by commas, slashes or the words
-   or/either/and/nor/maybe/perhaps/possibly, and its sentence contains or/either/maybe/perhaps/
-   possibly/"one of" or a slash ("maybe France or Germany", "It is one of France, Germany or
-   Spain.", "Paris/Lyon", "three or four") -> incorrect. "Paris, France." (no such word) stays
-   correct.
-6. Otherwise -> correct.
+9. Another role: the gold names where the subject was born, lives, is based or died when the
+   question asks another of these relations or citizenship ("based in the United States of
+   America" for a citizenship question; "born in ... Vienna" for a place of death) -> incorrect.
+10. Not the citizenship: for a citizenship question whose gold is a country, no gold mention sits
+    in the citizenship slot (opening the answer; after a copula, "citizen of", "from",
+    "President of"; as the adjective of a person; not as a modifier: "a United States state",
+    "the USA's 14th state") -> incorrect.
+11. Not about the subject: every gold mention sits in the subject phrase (before the first verb),
+    after another name or as the argument of a relation the question does not ask ("The capital
+    of the Republic of Poland is called Wo" for "Warsaw's country"), and the answer names nothing
+    of the question -> incorrect.
+12. Otherwise -> correct.
 
-Yes/no answers (gold normalises to ``yes`` or ``no``; MT questions with options ``[yes, no]``):
-
-1. A hedge between the two polarities - ``yes`` and ``no`` joined by or/and/nor/maybe/perhaps/
-   possibly/either or a slash, at most 3 such words between ("yes or no", "Yes and no.",
-   "maybe yes, maybe no", "yes/no") -> incorrect.
-2. Otherwise the first ``yes``/``no`` word of the response decides ("No, he is not ..." -> no).
-3. Without such a word, a hedge ("not sure", "do not know", "cannot", "unclear", "unknown",
-   "sorry", ...) makes the response *incorrect* (no decision was given).
-4. Otherwise a negation word (``not``, ``never``, ``neither``, ``nor``, also from ``n't``) means
-   *no*, and a plain affirmative statement means *yes*.
-
-A refusal is a decided verdict (incorrect), never unjudged. The rules are written over words and
-punctuation only; no question text is parsed.
+Yes/no answers (gold ``yes`` or ``no``) are judged against the question: see :mod:`yes_no`.
+A refusal is a decided verdict (incorrect), never unjudged.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from leak_metrics.datatypes import JudgeItem, Verdict
+from leak_metrics.judges.answer_span import committed_answer
 from leak_metrics.judges.base import Judge
+from leak_metrics.judges.entity_rules import (
+    Span,
+    all_adjective_words,
+    contradiction,
+    demonyms_of,
+    first_other_name,
+    gold_mentions,
+    gold_variants,
+    joined_list,
+    other_names,
+)
+from leak_metrics.judges.slot_rules import (
+    asks_citizenship,
+    citizenship_slot,
+    names_subject,
+    role_mismatch,
+)
+from leak_metrics.judges.yes_no import decide
 from leak_metrics.normalize import Token, contains_tokens, tokenize, tokenize_spans
 
-_NEGATIONS = frozenset({"not", "never", "neither", "nor", "nobody", "nothing", "none"})
-# Token runs that signal "no decision" for yes/no answers; checked before negations because they
-# contain "not".
-_HEDGES: tuple[tuple[str, ...], ...] = (
-    ("not", "sure"),
-    ("not", "know"),
-    ("no", "idea"),
-    ("cannot",),
-    ("can", "not"),
-    ("unclear",),
-    ("unknown",),
-    ("unsure",),
-    ("sorry",),
-    ("no", "information"),
-    ("not", "certain"),
-    ("impossible", "to", "say"),
-)
-# Refusals for entity answers: narrower than _HEDGES, because an entity answer may well contain
-# "cannot" or "not know" in passing ("Paris; it cannot be anything else").
+# Refusals for entity answers: narrower than the yes/no evasions, because an entity answer may
+# contain "cannot" or "not know" in passing ("Paris; it cannot be anything else").
 _REFUSALS: tuple[tuple[str, ...], ...] = (
     ("not", "know"),
     ("not", "sure"),
@@ -100,7 +115,8 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
 # is Paris" answers a leading question and does not negate Paris).
 _ENTITY_NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 _NEGATION_REACH = 3  # words allowed between the negation and the gold ("not in fact Paris")
-_POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it"})
+# "1" is "one" after number-word normalisation ("Paris is not the one ...")
+_POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
 _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", "possibly"})
 # Capitalised words that are not entities (pronouns, sentence openers).
@@ -109,24 +125,6 @@ _NOT_ENTITIES = frozenset(
 )
 _CLAUSE_BREAK = frozenset(",.;:!?\n")
 _SENTENCE_BREAK = frozenset(".;:!?\n")
-_POLAR = frozenset({"yes", "no"})
-
-
-def yes_no_decision(response: str) -> tuple[str | None, str]:
-    """The response's yes/no decision (``"yes"``, ``"no"`` or ``None``) and why."""
-    tokens = tokenize(response)
-    for token in tokens:
-        if token in ("yes", "no"):
-            return token, f"first yes/no word is '{token}'"
-    for hedge in _HEDGES:
-        if contains_tokens(tokens, list(hedge)):
-            return None, f"hedged ('{' '.join(hedge)}') without a yes/no decision"
-    negation = next((t for t in tokens if t in _NEGATIONS), None)
-    if negation is not None:
-        return "no", f"no yes/no word; negation '{negation}' read as no"
-    if not tokens:
-        return None, "empty response"
-    return "yes", "no yes/no word and no negation; affirmative statement read as yes"
 
 
 class _Response:
@@ -168,20 +166,6 @@ def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
     return other[0] <= span[0] and span[1] <= other[1] and span != other
 
 
-def yes_no_hedge(response: str) -> str | None:
-    """The hedge between yes and no ("yes or no", "maybe yes, maybe no", "yes/no"), if any."""
-    parsed = _Response(response)
-    polar = [i for i, w in enumerate(parsed.words) if w in _POLAR]
-    for a, b in itertools.pairwise(polar):
-        if parsed.words[a] == parsed.words[b] or b - a - 1 > _NEGATION_REACH:
-            continue
-        between = parsed.words[a + 1 : b]
-        gaps = "".join(parsed.gap(k) for k in range(a + 1, b + 1))
-        if all(w in _LIST_CONNECTORS for w in between) and (between or "/" in gaps):
-            return parsed.text[parsed.tokens[a].start : parsed.tokens[b].end]
-    return None
-
-
 @dataclass(frozen=True)
 class AliasJudgeConfig:
     """Settings of the alias judge.
@@ -213,22 +197,20 @@ class AliasJudge(Judge):
 
     def judge_one(self, item: JudgeItem) -> Verdict:
         gold_tokens = tokenize(item.answer)
+        committed = committed_answer(item.response)
         if self.config.yes_no_rule and gold_tokens in (["yes"], ["no"]):
-            hedge = yes_no_hedge(item.response)
-            if hedge is not None:
-                return self._verdict(item, False, f"hedges between yes and no ('{hedge}')")
-            decision, why = yes_no_decision(item.response)
+            decision, why = decide(item.question, committed)
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
-        return self._judge_entity(item)
+        return self._judge_entity(item, committed)
 
-    def _judge_entity(self, item: JudgeItem) -> Verdict:
-        response = _Response(item.response)
+    def _judge_entity(self, item: JudgeItem, committed: str) -> Verdict:
+        response = _Response(committed)
         words = response.words
         forms = [(form, tokenize(form)) for form in (item.answer, *item.aliases)]
         if not any(tokens for _, tokens in forms):
             # A gold answer made only of articles ("The") must still be matchable.
-            haystack = tokenize(item.response, drop_articles=False)
+            haystack = tokenize(committed, drop_articles=False)
             for form in (item.answer, *item.aliases):
                 if contains_tokens(haystack, tokenize(form, drop_articles=False)):
                     return self._verdict(item, True, f"contains '{form}'")
@@ -239,8 +221,14 @@ class AliasJudge(Judge):
             for option in item.options
             if (tokens := tokenize(option)) and tokens not in gold_forms
         ]
-        gold_spans = [(span, form) for form, tokens in forms for span in _mentions(words, tokens)]
-        wrong_spans = [(span, opt) for opt, tokens in wrong for span in _mentions(words, tokens)]
+        span = Span(committed, response.tokens)
+        question_words = set(tokenize(item.question))
+        adjectives = demonyms_of(gold_forms)
+        form_names = {tuple(t): f for f, t in forms if t}
+        variants = gold_variants(gold_forms, question_words)
+        named = gold_mentions(span, gold_forms + variants, adjectives)
+        gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
+        wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
         gold_hits = [
             (s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)
         ]
@@ -255,25 +243,47 @@ class AliasJudge(Judge):
         if not gold_hits:
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
-            return self._verdict(item, False, f"none of {len(forms)} answer forms found")
+            return self._verdict(item, False, "the committed answer does not name the gold")
         first_form = gold_hits[0][1]
         if wrong_hits:
-            named = ", ".join(dict.fromkeys(o for _, o in wrong_hits))
+            named_wrong = ", ".join(dict.fromkeys(o for _, o in wrong_hits))
             return self._verdict(
-                item, False, f"names wrong candidate(s) '{named}' next to gold '{first_form}'"
+                item, False, f"names wrong candidate(s) '{named_wrong}' next to gold '{first_form}'"
             )
-        for span, form in gold_hits:
-            negation = self._negation(response, span)
+        for hit, form in gold_hits:
+            negation = self._negation(response, hit)
             if negation is not None:
                 return self._verdict(item, False, f"negates the gold '{form}' ('{negation}')")
         numeric = all(t.isdigit() for t in gold_forms[0])
-        for span, form in gold_hits:
-            other = self._alternative(response, span, gold_positions, numeric)
+        for hit, form in gold_hits:
+            other = self._alternative(response, hit, gold_positions, numeric)
             if other is not None:
                 return self._verdict(
                     item, False, f"lists the gold '{form}' among alternatives ('{other}')"
                 )
-        return self._verdict(item, True, f"contains '{first_form}'")
+        hits = [s for s, _ in gold_hits]
+        others = other_names(span, question_words, hits, all_adjective_words())
+        first_other = first_other_name(span, others, hits)
+        citizenship = None
+        # With options shown, the option named is the commitment (rules 2-3), not the slot.
+        if (
+            not item.options
+            and asks_citizenship(item.question, gold_forms)
+            and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
+        ):
+            citizenship = span.raw(*hits[0])
+        subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+        for rule, found in (
+            ("commits to another answer before the gold", first_other),
+            ("contradicts the gold", contradiction(span, others, hits)),
+            ("lists the gold with another name", joined_list(span, others, hits)),
+            ("names the gold in another role", role_mismatch(span, hits, item.question)),
+            ("names the gold but not as the subject's citizenship", citizenship),
+            ("names the gold only in a phrase that is not about the subject", subjectless),
+        ):
+            if found is not None:
+                return self._verdict(item, False, f"{rule} ('{found}')")
+        return self._verdict(item, True, f"committed answer names '{first_form}'")
 
     @staticmethod
     def _refusal(words: list[str], gold_positions: set[int]) -> str | None:

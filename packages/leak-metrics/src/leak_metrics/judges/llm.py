@@ -1,10 +1,12 @@
 """LLM judge: asks a chat model for a JSON verdict, through an OpenAI-compatible endpoint or a
 local transformers model.
 
-Prompt (version ``PROMPT_VERSION``): a fixed system message stating the grading rule - a hedge
-between candidates (naming two or more of the candidate options, or a wrong one next to the gold),
-a negation of the gold, or a refusal is incorrect - and a user message holding the question, the
-gold answer with its accepted aliases, the candidate options the question shows, and the response;
+Prompt (version ``PROMPT_VERSION``): a fixed system message stating the grading rules of the
+alias judge in words - judge the committed answer (the first answer sentence,
+``COMMITTED_ANSWER_RULE``); a hedge between candidates, a negation of the gold or a refusal is
+incorrect (``HEDGE_RULE``); yes/no answers are compared with what the question asks, on both
+polarities (``YES_NO_RULE``) - and a user message holding the question, the gold answer with its
+accepted aliases, the candidate options the question shows, the response and its committed answer;
 the model must answer with ``{"verdict": "correct"|"incorrect", "reason": "..."}``. Decoding is
 greedy (temperature 0).
 
@@ -42,28 +44,22 @@ from urllib.parse import unquote, urlsplit
 from leak_metrics._optional import require
 from leak_metrics.datatypes import JudgeItem, Verdict
 from leak_metrics.errors import JudgeEndpointError
+from leak_metrics.judges.answer_span import committed_answer
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
+from leak_metrics.judges.prompt_rules import COMMITTED_ANSWER_RULE, HEDGE_RULE, YES_NO_RULE
 from leak_metrics.redact import redact, strip_url_credentials, url_secrets
 
 logger = logging.getLogger(__name__)
 
-PROMPT_VERSION = "leakres-judge-v2"
-
-# The rule, stated to the judge model word for word (tests check the prompt carries it).
-HEDGE_RULE = (
-    "A response is INCORRECT if it hedges between candidates (names two or more of the CANDIDATE "
-    "OPTIONS, names a wrong candidate next to the gold answer, or lists the gold answer among "
-    "alternatives joined by or/either/maybe/one of), negates the gold answer (e.g. 'it is not "
-    "X'), or refuses or does not answer (e.g. 'I don't know')."
-)
+PROMPT_VERSION = "leakres-judge-v3"
 
 SYSTEM_PROMPT = (
     "You are a strict grader of short factual answers. Decide whether the RESPONSE states the "
     "GOLD ANSWER to the QUESTION. Accept any surface form that refers to the same entity or value "
     "as the gold answer or one of the accepted aliases (synonyms, abbreviations, translations, "
     "more specific descriptions that clearly identify it). Reject responses that give a different "
-    f"answer. {HEDGE_RULE} For yes/no questions the response must commit to the gold polarity. "
+    f"answer. {COMMITTED_ANSWER_RULE} {HEDGE_RULE} {YES_NO_RULE} "
     "Reply with JSON only, exactly: "
     '{"verdict": "correct" or "incorrect", "reason": "<one short sentence>"}'
 )
@@ -74,6 +70,7 @@ USER_TEMPLATE = (
     "ACCEPTED ALIASES: {aliases}\n"
     "CANDIDATE OPTIONS: {options}\n"
     "RESPONSE: {response}\n"
+    "COMMITTED ANSWER (the response's first answer sentence): {committed}\n"
     "Is the RESPONSE correct? Reply with the JSON object only."
 )
 
@@ -88,6 +85,7 @@ def build_messages(item: JudgeItem) -> list[dict[str, str]]:
         aliases=aliases,
         options=options,
         response=item.response,
+        committed=committed_answer(item.response),
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 

@@ -1,0 +1,85 @@
+"""The stop rule: where the answer a response commits to ends.
+
+A response commits to what its *first answer sentence* says; what follows (a second sentence, a
+correction, a list of "fun facts") is not the answer. The judges read only this span, and a
+decoder may stop generating where it ends (:func:`answer_stop`).
+
+The first answer sentence ends at the first sentence end outside an abbreviation:
+
+- ``.``, ``!`` or ``?`` followed by whitespace, a closing quote/bracket or the end of the text;
+- a line break (``\\n``) after some text;
+
+except that a ``.`` does not end the sentence after a single letter ("U.S.", "J. R. R."), after
+a known abbreviation ("Jr.", "St.", "Inc.", "Dr.", ... :data:`ABBREVIATIONS`) or between digits
+("1.5", never followed by a space), unless a sentence opener follows it ("born in the U.S. He
+was ...": He, She, It, They, The, This, ...). A first sentence that ends with ``:`` (a lead-in such as "The answer is:") or that
+holds no word is not an answer sentence; the span then runs on to the end of the next one.
+
+:data:`ANSWER_STOP_STRINGS` are the strings at which a decoder may *check* for the stop (every
+stop ends with one of them); the check itself is :func:`answer_stop`, because ". " also occurs
+inside "D.C. is".
+"""
+
+from __future__ import annotations
+
+import re
+
+ANSWER_STOP_STRINGS: tuple[str, ...] = (". ", ".\n", "! ", "!\n", "? ", "?\n", "\n")
+"""Every answer stop ends with one of these (plus the end of the text); see :func:`answer_stop`."""
+
+ABBREVIATIONS = frozenset(
+    {
+        "mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "inc", "ltd", "co", "corp", "vs",
+        "etc", "no", "mt", "ft", "gen", "gov", "sen", "rep", "rev", "lt", "col", "capt", "e.g",
+        "i.e", "approx", "dept", "univ", "est", "ca", "cf", "op", "vol", "jan", "feb", "mar",
+        "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "d.c", "u.s", "u.k",
+    }
+)  # fmt: skip
+"""Words after which a period does not end a sentence (compared case-folded, without the dot)."""
+
+_END = re.compile(r"[.!?]+(?=[\s\"'”’)\]]|$)|\n")
+_WORD = re.compile(r"\w")
+_LAST_WORD = re.compile(r"([\w.]+)$")
+# A word that opens a new sentence after an abbreviation's dot ("born in the U.S. He was").
+_OPENER = re.compile(r"\s+(He|She|It|They|The|This|That|There|These|His|Her|Its|In|We|I)\b")
+
+
+def is_abbreviation(text: str, dot: int) -> bool:
+    """True when the ``.`` at ``dot`` closes an abbreviation or a single letter."""
+    match = _LAST_WORD.search(text[:dot])
+    if match is None:
+        return False
+    word = match.group(1).strip(".").casefold()
+    if len(word) == 1 and word.isalpha():
+        return True  # "U.S.", "J. R. R. Tolkien", "D.C."
+    if word in ABBREVIATIONS:
+        return True
+    # "U.S" / "D.C" written with inner dots: every piece one letter
+    pieces = word.split(".")
+    return len(pieces) > 1 and all(len(p) == 1 for p in pieces)
+
+
+def answer_stop(text: str) -> int | None:
+    """Index in ``text`` just past the committed answer (its first answer sentence), or ``None``
+    when that sentence has not ended yet (a decoder keeps generating)."""
+    start = 0
+    for match in _END.finditer(text):
+        end = match.end()
+        piece = text[start:end]
+        if (
+            match.group(0) == "."
+            and is_abbreviation(text, match.start())
+            and not _OPENER.match(text, end)
+        ):
+            continue  # "D.C. is", "J. R. R. Tolkien", but "the U.S. He was" ends
+        if not _WORD.search(piece) or piece.rstrip().endswith(":"):
+            continue  # empty line or a lead-in ("The answer is:"): the answer follows
+        return end
+    return None
+
+
+def committed_answer(text: str) -> str:
+    """The part of ``text`` the response commits to: its first answer sentence (the whole text
+    when that sentence never ends, e.g. a response cut off by the token limit)."""
+    stop = answer_stop(text)
+    return (text if stop is None else text[:stop]).strip()

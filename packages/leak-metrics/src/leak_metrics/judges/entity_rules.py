@@ -1,0 +1,431 @@
+"""Committed-answer rules of the alias judge for entity answers (see ``alias.py`` for the order).
+
+The response's committed answer (its first answer sentence, :mod:`answer_span`) is read as a
+sequence of *name runs*: maximal runs of capitalised words, joined inside by ``of``/``de``/
+``da``/``von``/``van``/``del`` and by dots ("J. R. R. Tolkien", "Kingdom of Italy"). A run made
+only of the question's own words (its subject, its relation) or of sentence openers, months and
+pronouns restates the question and names no answer. The helpers here answer three questions
+about that span:
+
+- :func:`gold_mentions`: where the gold is named *as itself*: a gold form not inside a larger name
+  ("South Africa" is not gold "Africa", "North America" not alias "America", "United States of
+  Fidel" not "United States"; "Kingdom of Italy" and "the Republic of France" are the gold), plus
+  the gold country's adjective ("the German city of ...", "a city in the Austrian") when the gold is
+  a country or continent of :data:`DEMONYMS` and the adjective is not inside a larger name ("Latin
+  American" is not "American").
+- :func:`first_other_name`: the first name run, not negated, that is neither the question's nor
+  the gold's and stands before the first gold mention: the answer the response commits to first.
+- :func:`contradiction` / :func:`joined_list`: a contrast ("but", "however", ...) after the gold
+  followed by another name, and a gold joined to another name by "and"/"&"/"as well as".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from leak_metrics.normalize import Token, tokenize
+
+LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
+# Capitalised words that open a sentence or name a time, never an answer entity.
+OPENERS = frozenset(
+    {
+        "i", "it", "he", "she", "we", "they", "you", "this", "that", "these", "those", "there",
+        "here", "my", "his", "her", "its", "their", "our", "yes", "no", "in", "on", "at", "for",
+        "from", "by", "with", "to", "as", "and", "but", "or", "so", "if", "while", "although",
+        "when", "where", "what", "which", "who", "whose", "why", "how", "according", "however",
+        "based", "located", "born", "known", "officially", "also", "both", "after", "before",
+        "since", "during", "because", "is", "was", "are", "were", "answer", "question", "rule",
+        "fact", "assume", "suppose", "let", "well", "sure", "indeed", "actually", "today",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september",
+        "october", "november", "december", "monday", "tuesday", "wednesday", "thursday",
+        "friday", "saturday", "sunday", "ad", "bc", "ce", "bce", "mr", "mrs", "dr", "sir",
+        "st", "saint", "jr", "sr", "one", "each", "every", "all", "many", "most", "some",
+        "being", "given", "considering", "unlike", "like", "despite", "though", "once", "then",
+        "now", "first", "hello", "hi", "great", "certainly", "of", "not", "an", "a",
+    }
+)  # fmt: skip
+PREDICATE_VERBS = frozenset(
+    {
+        "is", "was", "are", "were", "be", "been", "belongs", "belong", "comes", "come", "came",
+        "originated", "originates", "lies", "lie", "located", "born", "died", "wrote", "written",
+        "founded", "developed", "created", "invented", "spoken", "used", "called", "named",
+        "lived", "lives", "has", "had", "uses", "speaks", "means",
+    }
+)  # fmt: skip
+# A compass word before a continent or country names a part of it ("East Africa"), unless the
+# whole is a place of its own in the demonym table ("South Africa", "North America").
+COMPASS = frozenset(
+    {"east", "west", "north", "south", "central", "eastern", "western", "northern", "southern"}
+)
+# Capitalised words after the gold that make an office or institution of it, not another name
+# ("a former U.S. President", "the United States Army").
+OFFICES = frozenset(
+    {
+        "president", "prime", "minister", "senator", "governor", "chancellor", "king", "queen",
+        "emperor", "ambassador", "secretary", "congressman", "citizen", "citizens",
+    }
+)  # fmt: skip
+TITLES = OFFICES | frozenset({"army", "navy", "government", "constitution", "parliament"})
+# Nouns a country's adjective may describe so that it answers "which country" ("the German city
+# of ...", "a French politician", "Japanese cuisine"); other heads ("the Italian car company",
+# "American literature", "the European Union") give the adjective another role.
+PERSON_HEADS = OFFICES | frozenset(
+    {
+        "citizen", "national", "person", "man", "woman", "people", "politician", "actor",
+        "actress", "singer", "writer", "author", "poet", "player", "leader", "scientist",
+        "physicist", "chemist", "entrepreneur", "businessman", "businesswoman", "artist",
+        "painter", "composer", "musician", "statesman", "footballer", "athlete", "inventor",
+        "engineer", "philosopher", "novelist", "director", "rapper", "comedian", "activist",
+        "journalist", "astronaut", "model", "cricketer", "golfer", "boxer", "cuisine", "dish",
+        "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
+        "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
+        "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
+    }
+)  # fmt: skip
+ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
+    {
+        "art", "arts", "martial", "music", "tradition",
+        "city", "town", "capital", "state", "province", "region", "village", "mainland",
+        "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
+    }
+)  # fmt: skip
+# Words that may stand between a place and the gold when the place lies inside it ("Salzburg,
+# a city in Austria", "the Balkan region of Europe") or the gold refines it ("the United
+# Kingdom, specifically in the capital city of London").
+CONTAINER_WORDS = frozenset(
+    {
+        "in", "of", "city", "town", "capital", "state", "province", "region", "part", "area",
+        "district", "county", "territory", "village", "island", "mainland", "heart", "center",
+        "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
+        "western", "central", "located", "specifically", "namely", "particularly", "precisely",
+        "more", "which", "that", "is", "within",
+    }
+)  # fmt: skip
+CONTAINER_REACH = 6
+APPOSITION_REACH = 4
+# Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
+# English", "multiple languages, including English", "such as the peso").
+LIST_MARKERS = frozenset(
+    {
+        "mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several",
+        "such",  # "such as the peso or ...": an example, not the answer
+    }
+)  # fmt: skip
+LIST_REACH = 6
+# Lowercase words that may follow a name without making it a modifier of a noun.
+FUNCTION_WORDS = frozenset(
+    {
+        "of", "in", "on", "at", "to", "for", "from", "with", "by", "and", "or", "but", "nor",
+        "which", "that", "who", "whose", "where", "when", "as", "have", "will", "would", "can",
+        "could", "should", "may", "might", "does", "do", "did", "not", "also", "being", "became",
+        "remains", "serves", "lies", "sits", "stands", "refers", "includes", "contains",
+    }
+)  # fmt: skip
+CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
+NEGATIONS = frozenset({"not", "never", "neither", "nor"})
+NEGATION_REACH = 3
+
+
+@lru_cache(maxsize=1)
+def demonym_table() -> dict[tuple[str, ...], list[tuple[str, ...]]]:
+    """Normalised place name -> normalised adjectives, from ``data/demonyms.tsv``."""
+    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    text = (resources.files("leak_metrics") / "data" / "demonyms.tsv").read_text("utf-8")
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        names, adjectives = line.split("\t")[:2]
+        adj = [tuple(tokenize(a)) for a in adjectives.split("|") if tokenize(a)]
+        for name in names.split("|"):
+            table.setdefault(tuple(tokenize(name)), []).extend(adj)
+    return table
+
+
+def demonyms_of(forms: list[list[str]]) -> list[list[str]]:
+    """The adjectives of every gold form that is a known country or continent."""
+    table = demonym_table()
+    out: list[list[str]] = []
+    for form in forms:
+        for adj in table.get(tuple(form), []):
+            if list(adj) not in out and list(adj) not in forms:
+                out.append(list(adj))
+    return out
+
+
+class Span:
+    """The committed answer's tokens, with the raw text for capitalisation and punctuation."""
+
+    def __init__(self, text: str, tokens: list[Token]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.words = [t.text for t in tokens]
+
+    def gap(self, i: int) -> str:
+        start = self.tokens[i - 1].end if i > 0 else 0
+        return self.text[start : self.tokens[i].start]
+
+    def raw(self, lo: int, hi: int) -> str:
+        return self.text[self.tokens[lo].start : self.tokens[hi - 1].end]
+
+    def capitalised(self, i: int) -> bool:
+        char = self.text[self.tokens[i].start]
+        return char.isupper() or (char.isdigit() and False)
+
+    def joined(self, i: int) -> bool:
+        """Token ``i`` continues the word before it (only spaces, dots, hyphens or apostrophes
+        between)."""
+        return i > 0 and all(c in " .-'\u2019" for c in self.gap(i))
+
+    def tight(self, i: int) -> bool:
+        """Token ``i`` directly continues the phrase before it: no punctuation between, except
+        the dot of an abbreviation ("U.S. President")."""
+        gap = set(self.gap(i))
+        if gap & set(",;:!?()"):
+            return False
+        return "." not in gap or len(self.words[i - 1]) == 1
+
+    def name_runs(self) -> list[tuple[int, int]]:
+        runs: list[tuple[int, int]] = []
+        i = 0
+        n = len(self.words)
+        while i < n:
+            if not self.capitalised(i):
+                i += 1
+                continue
+            hi = i + 1
+            while hi < n and self.joined(hi):
+                if self.capitalised(hi):
+                    hi += 1
+                elif (
+                    self.words[hi] in LINKS
+                    and hi + 1 < n
+                    and self.joined(hi + 1)
+                    and self.capitalised(hi + 1)
+                ):
+                    hi += 2
+                else:
+                    break
+            runs.append((i, hi))
+            i = hi
+        return runs
+
+
+def _find(words: list[str], needle: list[str]) -> list[tuple[int, int]]:
+    w = len(needle)
+    return [(i, i + w) for i in range(len(words) - w + 1) if w and words[i : i + w] == needle]
+
+
+def _run_of(runs: list[tuple[int, int]], i: int) -> tuple[int, int] | None:
+    return next((r for r in runs if r[0] <= i < r[1]), None)
+
+
+def gold_mentions(
+    span: Span, forms: list[list[str]], adjectives: list[list[str]]
+) -> list[tuple[int, int]]:
+    """Spans of the gold named as itself (see the module docstring)."""
+    runs = span.name_runs()
+    table = demonym_table()
+    # one-word adjectives only: "South" is a word of "South African" but names no variety
+    adjective_words = {a[0] for adjs in table.values() for a in adjs if len(a) == 1}
+    out: list[tuple[int, int]] = []
+    # a dotted abbreviation is also written without dots, in capitals ("US" for "U.S.")
+    for form in forms:
+        if len(form) > 1 and all(len(w) == 1 for w in form):
+            acronym = "".join(form)
+            out.extend(
+                (k, k + 1)
+                for k, w in enumerate(span.words)
+                if w == acronym and span.raw(k, k + 1) == acronym.upper()
+            )
+    for needle, is_adjective in [(f, False) for f in forms] + [(a, True) for a in adjectives]:
+        for lo, hi in _find(span.words, needle):
+            run = _run_of(runs, lo)
+            if run is not None and span.capitalised(lo):
+                before = span.words[run[0] : lo]
+                after = span.words[hi : run[1]]
+                # "South Africa" / "Latin American": a capitalised word before the gold makes it
+                # another name, unless the name is "<Kingdom/Republic/...> of <gold>", a variety
+                # of it ("Australian English") or a compass part of it ("East Africa").
+                if before and before[-1] not in LINKS:
+                    prefix = before[-1]
+                    compass_part = prefix in COMPASS and (prefix, *needle) not in table
+                    if not (prefix in adjective_words or compass_part):
+                        continue
+                # "United States of Fidel", "India Gate", "Austrian Alps": a name continues
+                # after the gold (an office of it does not: "U.S. President").
+                if after and after[0] not in TITLES:
+                    continue
+            if is_adjective and hi < len(span.words) and span.tight(hi):
+                head = span.words[hi]
+                if head not in ADJECTIVE_HEADS and head.removesuffix("s") not in ADJECTIVE_HEADS:
+                    continue  # "the Italian car company", "American literature"
+                following = _run_of(runs, hi)
+                if following is not None and following[0] == hi and following[1] - hi > 1:
+                    continue  # "the American National Music Industry": inside another name
+            out.append((lo, hi))
+    out.sort()
+    return out
+
+
+def gold_variants(forms: list[list[str]], question_words: set[str]) -> list[list[str]]:
+    """Surface variants of "<adjective> <noun>" gold forms: the country's name for its adjective
+    ("Jamaica dollar" for "Jamaican dollar"), and the bare noun when the question itself names
+    the country ("the krona" for "Swedish krona" in "What is Sweden's currency?")."""
+    by_adjective: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for name, adjectives in demonym_table().items():
+        for adjective in adjectives:
+            by_adjective.setdefault(adjective, []).append(name)
+    out: list[list[str]] = []
+    for form in forms:
+        for width in (2, 1):
+            head, rest = tuple(form[:width]), form[width:]
+            if not rest or head not in by_adjective:
+                continue
+            for name in by_adjective[head]:
+                out.append([*name, *rest])
+                if set(name) <= question_words:
+                    out.append(list(rest))
+            break
+    return [v for v in out if v not in forms]
+
+
+def negated(span: Span, lo: int) -> bool:
+    """A negation within reach before token ``lo`` in the same clause."""
+    k = lo
+    while k > 0 and lo - k <= NEGATION_REACH:
+        if set(",.;:!?\n") & set(span.gap(k)):
+            return False
+        k -= 1
+        if span.words[k] in NEGATIONS:
+            return True
+    return False
+
+
+def other_names(
+    span: Span, question_words: set[str], gold: list[tuple[int, int]], all_adjectives: set[str]
+) -> list[tuple[int, int]]:
+    """Name runs that name something other than the question's words and the gold."""
+    gold_tokens = {k for lo, hi in gold for k in range(lo, hi)}
+    out = []
+    for lo, hi in span.name_runs():
+        if any(k in gold_tokens for k in range(lo, hi)):
+            continue
+        words = [w for w in span.words[lo:hi] if w not in LINKS]
+        if all(w in question_words or w in OPENERS or w in all_adjectives for w in words):
+            continue
+        if words and words[-1] in question_words:
+            continue  # a garbled restatement of the question's subject ("Malti Gandhi")
+        out.append((lo, hi))
+    return out
+
+
+def predicate_start(span: Span) -> int:
+    """Index of the first verb of the committed answer (its predicate starts there); names
+    before it, but after the first word, modify the subject ("The official language of the
+    United States is English") and are not answers."""
+    return next((k for k, w in enumerate(span.words) if w in PREDICATE_VERBS), len(span.words))
+
+
+def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
+    """The name ending at ``hi`` reaches a gold mention through container words only, or
+    through a short apposition without a verb ("Dante Alighieri, a 13th-century Italian poet")."""
+    for lo_gold, _ in gold:
+        if lo_gold < hi:
+            continue
+        between = span.words[hi:lo_gold]
+        if len(between) <= CONTAINER_REACH and all(w in CONTAINER_WORDS for w in between):
+            return True
+        apposition = hi < len(span.words) and "," in span.gap(hi)
+        return (
+            apposition
+            and len(between) <= APPOSITION_REACH
+            and not any(w in PREDICATE_VERBS or w in ("that", "which") for w in between)
+        )
+    return False
+
+
+def _modifier(span: Span, hi: int) -> bool:
+    """The name ending at ``hi`` modifies the lowercase noun right after it ("the Roman
+    amphitheater", "the US dollar"): it describes, it does not answer."""
+    if hi >= len(span.words) or not span.tight(hi) or span.capitalised(hi):
+        return False
+    word = span.words[hi]
+    return word not in FUNCTION_WORDS and word not in PREDICATE_VERBS and word != "s"
+
+
+def first_other_name(
+    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
+) -> str | None:
+    """The first other name before the first gold mention that opens the answer or stands in
+    its predicate, not negated and not a place inside the gold (or refined by it): a different
+    answer committed to first."""
+    first_gold = gold[0][0] if gold else len(span.words)
+    verb = predicate_start(span)
+    for lo, hi in others:
+        if lo >= first_gold:
+            break
+        if (
+            (lo == 0 or lo > verb)
+            and not negated(span, lo)
+            and not _leads_to_gold(span, hi, gold)
+            and not (lo > verb and _modifier(span, hi))
+        ):
+            return span.raw(lo, hi)
+    return None
+
+
+def contradiction(
+    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
+) -> str | None:
+    """A contrast word after the gold followed by another (not negated) name."""
+    if not gold:
+        return None
+    contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
+    for c in contrasts:
+        # "Europe, but it is also a member of the continent of ...": a second answer follows
+        if {"also", "another"} & set(span.words[c + 1 : c + 5]):
+            return " ".join(span.words[c : c + 5])
+        for lo, hi in others:
+            if lo > c and not negated(span, lo):
+                return f"{span.words[c]} ... {span.raw(lo, hi)}"
+    return None
+
+
+def _listed(
+    span: Span, lo: int, hi: int, starts: dict[int, int], ends: dict[int, int]
+) -> str | None:
+    """The list the gold mention ``[lo, hi)`` is one item of, if any."""
+    k = lo
+    while k > 0 and lo - k < LIST_REACH and not set(".;:!?") & set(span.gap(k)):
+        k -= 1
+        if span.words[k] in LIST_MARKERS:
+            return " ".join(span.words[k:hi])
+    words = span.words
+    if hi < len(words) and words[hi] == "and" and hi + 1 in starts:  # gold and X
+        return span.raw(lo, starts[hi + 1])
+    if hi < len(words) and "&" in span.gap(hi) and hi in starts:
+        return span.raw(lo, starts[hi])
+    if lo > 0 and words[lo - 1] == "and" and lo - 1 in ends:  # X and gold, X, Y and gold
+        return span.raw(ends[lo - 1], hi)
+    if lo > 0 and "&" in span.gap(lo) and lo in ends:
+        return span.raw(ends[lo], hi)
+    return None
+
+
+def joined_list(
+    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
+) -> str | None:
+    """Every gold mention is one item of a list (joined to another name by "and"/"&", or after
+    mix/blend/including/...): a list commits to none of its items. One mention outside a list
+    is a commitment ("The Japanese martial art of Judo is a blend of Japanese and Western ...")."""
+    starts = {lo: hi for lo, hi in others}
+    ends = {hi: lo for lo, hi in others}
+    found = [_listed(span, lo, hi, starts, ends) for lo, hi in gold]
+    return found[0] if found and all(found) else None
+
+
+@lru_cache(maxsize=1)
+def all_adjective_words() -> frozenset[str]:
+    """Every single word of every adjective in the demonym table ("german", "american", ...)."""
+    return frozenset(w for adjs in demonym_table().values() for a in adjs for w in a)

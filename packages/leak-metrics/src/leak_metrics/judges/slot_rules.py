@@ -1,0 +1,150 @@
+"""Relation-slot rules of the alias judge: does the gold fill the slot the question asks?
+
+- :func:`citizenship_slot`: for a citizenship question whose gold is a country, the gold must be
+  the person's country (opening the answer, after a copula, "citizen of", "from", "President
+  of", or the adjective of a person), not a modifier ("a United States state") nor a place
+  ("based in the United States of America");
+- :func:`role_mismatch`: the gold names where the subject was born, lives, is based or died
+  while the question asks another of these relations;
+- :func:`names_subject`: a gold that sits only in the subject phrase, as the argument of a
+  relation the question does not ask ("The capital of the Republic of Poland is called Wo" for
+  "Warsaw's country"), answers only if the response names something of the question.
+"""
+
+from __future__ import annotations
+
+from leak_metrics.judges.entity_rules import (
+    OPENERS,
+    PERSON_HEADS,
+    TITLES,
+    Span,
+    demonym_table,
+    predicate_start,
+)
+from leak_metrics.normalize import tokenize, tokenize_spans
+
+# Words right before a gold country that put it in the citizenship slot ("a citizen of the
+# United States", "is France", "Prime Minister of France"); the sentence's first word is too.
+CITIZENSHIP_LEADS = frozenset(
+    {"is", "was", "are", "were", "be", "from", "citizen", "citizens", "national", "native"}
+)
+# Nouns whose "of <gold>" names the person's country ("President of France").
+CITIZENSHIP_OF = TITLES | frozenset({"citizen", "citizens", "native", "nationality", "people"})
+PLACE_NOUNS = frozenset(
+    {"state", "states", "city", "province", "region", "territory", "county", "organization"}
+)
+
+
+def citizenship_slot(
+    span: Span, gold: list[tuple[int, int]], adjectives: set[tuple[str, ...]]
+) -> bool:
+    """One gold mention fills the citizenship slot: the answer opens the sentence, follows a
+    copula or "citizen of"/"from"/"President of", or is the country's adjective describing the
+    person; and it is not itself a modifier ("a United States state", "the USA's 14th state")."""
+    words = span.words
+    for lo, hi in gold:
+        following = words[hi] if hi < len(words) else ""
+        if following == "s" or (following in PLACE_NOUNS and not set(",.;:") & set(span.gap(hi))):
+            continue
+        if lo == 0:
+            return True
+        if tuple(words[lo:hi]) in adjectives:
+            # the adjective must describe the person ("a French politician"), not a thing of the
+            # country ("the British government", "American music")
+            predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
+            if predicative or {following, following.removesuffix("s")} & PERSON_HEADS:
+                return True
+            continue
+        if following in PERSON_HEADS and span.tight(hi):
+            return True  # "a former U.S. President", "an American actor"
+        previous = words[lo - 1]
+        if previous in CITIZENSHIP_LEADS:
+            return True
+        if previous == "of" and lo > 1 and words[lo - 2] in CITIZENSHIP_OF:
+            return True
+    return False
+
+
+def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> bool:
+    """The answer names the gold in its predicate or opens with it, or else mentions a name of
+    the question: "The capital of Sweden is Stockholm" answers "the country of Stockholm", "The
+    capital of the Republic of Poland is called Wo" does not answer "Warsaw's country"."""
+    verb = predicate_start(span)
+    if any(lo == 0 or lo > verb for lo, _ in gold):
+        return True
+    # The gold is the first name of the answer and not the argument of another relation:
+    # "The poet Dante Alighieri is ...", "The continent of Asia is ..." (for "its continent"),
+    # but not "The capital of the Republic of Poland is ..." (for "Warsaw's country").
+    first = gold[0][0]
+    runs_before = [r for r in span.name_runs() if r[1] <= first]
+    question_words = set(tokenize(question))
+    relations = [span.words[k - 1] for k in range(1, first) if span.words[k] == "of"]
+    if not any(any(w not in OPENERS for w in span.words[lo:hi]) for lo, hi in runs_before) and all(
+        r in question_words for r in relations
+    ):
+        return True
+    names = {
+        w
+        for w, raw in zip(tokenize(question), question_name_flags(question), strict=True)
+        if raw and w not in OPENERS
+    }
+    gold_tokens = {span.words[k] for lo, hi in gold for k in range(lo, hi)}
+    return not (names - gold_tokens) or bool((names - gold_tokens) & set(span.words))
+
+
+def question_name_flags(question: str) -> list[bool]:
+    """For each token of ``question``, whether it is capitalised there (a name word)."""
+    return [question[t.start].isupper() for t in tokenize_spans(question)]
+
+
+def asks_citizenship(question: str, forms: list[list[str]]) -> bool:
+    """A citizenship question whose gold is a country (a multi-hop question may pass through
+    citizenship to ask something else: its gold is then not a country)."""
+    table = demonym_table()
+    return _asked_role(question) == "citizenship" and any(tuple(f) in table for f in forms)
+
+
+def _asked_role(question: str) -> str | None:
+    q = question.lower()
+    if "citizen" in q or "nationality" in q:
+        return "citizenship"
+    if any(w in q for w in (" die", "death", "pass away", "passed away")):
+        return "death"
+    if "born" in q or "birth" in q:
+        return "birth"
+    return None
+
+
+# Role words before a gold mention (within its clause) and the asked roles they do not answer.
+_ROLE_WORDS = {
+    "born": ("citizenship", "death"),
+    "based": ("citizenship",),
+    "lives": ("citizenship",),
+    "living": ("citizenship",),
+    "lived": ("citizenship",),
+    "resides": ("citizenship",),
+    "headquartered": ("citizenship",),
+    "works": ("citizenship",),
+    "died": ("citizenship", "birth"),
+}
+ROLE_REACH = 4
+
+
+def role_mismatch(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
+    """The gold names another relation of the subject than the one asked: where a person was
+    born, lives or is based for a citizenship question ("based in the United States of
+    America"), the birthplace for a place of death, and so on. One mention in the asked role is
+    enough."""
+    asked = _asked_role(question)
+    if asked is None or not gold:
+        return None
+    for lo, _ in gold:
+        k, role = lo, None
+        while k > 0 and lo - k < ROLE_REACH and not set(",.;:!?") & set(span.gap(k)):
+            k -= 1
+            if span.words[k] in _ROLE_WORDS:
+                role = span.words[k]
+                break
+        if role is None or asked not in _ROLE_WORDS[role]:
+            return None
+    return " ".join(span.words[max(0, gold[0][0] - ROLE_REACH) : gold[0][1]])

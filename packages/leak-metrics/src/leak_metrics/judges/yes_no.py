@@ -1,0 +1,270 @@
+"""Yes/no answers judged against the question (MT and any item whose gold is yes or no).
+
+The question is read from its *final question sentence* (the last sentence ending in ``?``):
+
+- ``is it true / the case / correct that CLAIM?`` and ``does it follow that CLAIM?`` ask whether
+  CLAIM holds; ``is it false / not the case / not true that CLAIM?`` ask whether it fails;
+- any other ``is/are/was/does ... ?`` sentence is itself the claim ("is Cape Town's country
+  Canada?");
+- a ``not``/``never`` in CLAIM ("the developer of X is not Apple Inc.") negates it. The *object*
+  of CLAIM is what follows its last ``is/are/was/were`` ("Apple Inc."); for an inverted question
+  without one it is the longest tail of the question sentence that the text before it also says.
+
+The response's committed answer (its first answer sentence) decides, in this order:
+
+1. empty -> no decision;
+2. "yes" and "no" joined by or/and/nor/maybe/either or a slash ("Yes and no") -> hedge, no decision;
+3. a refusal, evasion or qualified truth value ("I'd rather not speculate", "not sure", "cannot
+   say", "it depends", "not necessarily true", "not entirely true") -> no decision;
+4. a leading "yes"/"no" (also "The answer is yes") -> that word;
+5. a statement about the asked object: the object right after a copula, a negation, a copula's
+   adverb or a place preposition ("is not Apple Inc.", "isn't Brazil", "is indeed Atlanta",
+   "born in Atlanta"; not "The currency of Turkey is ..."), outside quotes, outside an
+   ``if``/``suppose``/``were``/``whether`` clause and outside the clause of "the claim/statement/
+   rule (that) ..." (mentioned, not asserted); negated within 4 words before it or not, and
+   turned by a truth word before its "that" ("It is false that ..."): the response thereby
+   affirms or denies CLAIM, and the decision is yes when that matches what the question asks;
+6. a truth word about the statement as a whole ("That is true.", 'The statement "..." is false',
+   "The claim that ... is true") -> the statement asked about (or the quoted one, with its own
+   "not") holds or fails;
+7. anything else ("X is a classic example of a logical fallacy", a statement about something
+   else) -> no decision.
+
+No decision is always incorrect: a refusal never counts as a "no".
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from leak_metrics.judges.answer_span import is_abbreviation
+from leak_metrics.normalize import tokenize
+
+_TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
+_FALSE_WORDS = frozenset({"false", "incorrect", "wrong", "untrue", "inaccurate", "invalid"})
+_NEGATIONS = frozenset({"not", "never", "no", "neither", "nor"})
+_CONNECTORS = frozenset({"or", "and", "nor", "maybe", "perhaps", "possibly", "either"})
+_COPULAS = ("is", "are", "was", "were")
+# Words after which a clause is not asserted: a condition or an embedded question ("To determine
+# whether it is true that X is France").
+_HYPOTHETICAL = frozenset(
+    {"if", "suppose", "supposing", "were", "assuming", "whenever", "unless", "whether"}
+)
+_EVASIONS: tuple[tuple[str, ...], ...] = (
+    ("not", "sure"),
+    ("not", "know"),
+    ("no", "idea"),
+    ("not", "certain"),
+    ("unsure",),
+    ("unclear",),
+    ("unknown",),
+    ("sorry",),
+    ("unable", "to"),
+    ("rather", "not"),
+    ("speculate",),
+    ("depends",),
+    ("impossible", "to", "say"),
+    ("no", "information"),
+    ("cannot", "answer"),
+    ("cannot", "say"),
+    ("cannot", "tell"),
+    ("cannot", "determine"),
+    ("cannot", "be", "determined"),
+    ("can", "not", "answer"),
+    ("ca", "not", "answer"),
+    ("ca", "not", "say"),
+    ("ca", "not", "tell"),
+    ("ca", "not", "determine"),
+    ("can", "not", "say"),
+    ("can", "not", "tell"),
+    ("can", "not", "determine"),
+    ("not", "possible", "to"),
+    ("as", "ai"),
+    # a qualified truth value commits to neither ("not necessarily true", "not entirely true")
+    ("not", "necessarily"),
+    ("not", "entirely"),
+    ("not", "always"),
+    ("partially",),
+    ("partly",),
+)
+_SENTENCE_END = re.compile(r"[.!?:]\s|\n")
+# Nouns whose "that" clause is mentioned, not asserted ("The claim that Belgrade is Serbia is a
+# logical fallacy"): the clause is read like a quotation.
+_CONTENT_NOUNS = frozenset(
+    {
+        "claim", "statement", "idea", "notion", "assertion", "assumption", "belief", "question",
+        "rule", "premise", "hypothesis", "proposition", "suggestion", "argument", "view",
+    }
+)  # fmt: skip
+# the clause runs through its own copula up to the sentence's copula (or the end)
+_CONTENT_CLAUSE = re.compile(
+    r"\b(?:"
+    + "|".join(sorted(_CONTENT_NOUNS))
+    + r")\s+(?:(?:that|of|about)\s+)?\w[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*?"
+    + r"(?=\s(?:is|was|are|were)\b|[.;!?]|$)",
+    re.IGNORECASE,
+)
+# Words right before the asked object when a statement asserts it: a copula, a negation, an
+# adverb of a copula or a place preposition ("is not Brazil", "is indeed Atlanta", "born in
+# Atlanta"); "The currency of Turkey is ..." says something else about the object.
+_PREDICATE_LEADS = frozenset(
+    {
+        "is", "was", "are", "were", "be", "been", "not", "never", "in", "from", "indeed",
+        "actually", "definitely", "certainly", "truly", "also", "still", "really", "always",
+    }
+)  # fmt: skip
+_QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
+
+
+@dataclass(frozen=True)
+class AskedClaim:
+    """What a yes/no question asks: whether ``core`` (a claim about ``obj``) holds (``asks_true``)
+    or fails; ``negated`` when the claim itself carries a ``not``."""
+
+    obj: list[str]
+    negated: bool
+    asks_true: bool
+
+
+def _find(words: list[str], needle: list[str]) -> list[int]:
+    w = len(needle)
+    return [i for i in range(len(words) - w + 1) if w and words[i : i + w] == needle]
+
+
+def asked_claim(question: str) -> AskedClaim | None:
+    """Parse the final question sentence; ``None`` when no claim object can be found."""
+    text = question.strip()
+    end = text.rfind("?")
+    if end < 0:
+        return None
+    body = text[:end]
+    start = max(
+        (
+            m.start()
+            for m in _SENTENCE_END.finditer(body)
+            if m.group(0)[0] != "." or not is_abbreviation(body, m.start())
+        ),
+        default=-1,
+    )
+    sentence = body[start + 1 :] if start >= 0 else body
+    words = tokenize(sentence)
+    before = tokenize(body[: start + 1]) if start >= 0 else []
+    asks_true = True
+    claim = words
+    for i in range(len(words)):
+        if words[i] == "that" and i > 0:
+            head = words[:i]
+            if any(w in _FALSE_WORDS for w in head[-3:]) or ("not" in head[-3:]):
+                asks_true = False
+            elif not any(w in _TRUE_WORDS or w == "follow" for w in head[-3:]):
+                continue
+            claim = words[i + 1 :]
+            break
+    else:
+        # "Judging by what is actually true, is X Y?": the claim is after the last comma.
+        comma = sentence.rfind(",")
+        claim = tokenize(sentence[comma + 1 :]) if comma >= 0 else words
+    negated = any(w in ("not", "never") for w in claim)
+    core = [w for w in claim if w not in ("not", "never")]
+    copula = max((i for i, w in enumerate(core) if w in _COPULAS), default=-1)
+    if 0 <= copula < len(core) - 1 and copula > 0:
+        obj = core[copula + 1 :]
+    else:
+        # inverted "is Cape Town's country Canada": the longest tail the premise also says
+        obj = []
+        for k in range(1, len(core)):
+            tail = core[k:]
+            if _find(before, tail) or _find(core[:k], tail):
+                obj = tail
+                break
+        if not obj and core:
+            obj = core[-1:]
+    obj = [w for w in obj if w not in ("in", "on", "at")] or obj
+    return AskedClaim(obj, negated, asks_true) if obj else None
+
+
+def _polar_hedge(words: list[str]) -> bool:
+    polar = [i for i, w in enumerate(words) if w in ("yes", "no")]
+    for a, b in itertools.pairwise(polar):
+        between = words[a + 1 : b]
+        if (
+            words[a] != words[b]
+            and 0 < len(between) <= 3
+            and all(w in _CONNECTORS for w in between)
+        ):
+            return True
+    return False
+
+
+def decide(
+    question: str, committed: str, obj_forms: list[list[str]] | None = None
+) -> tuple[str | None, str]:
+    """The decision (``"yes"``, ``"no"`` or ``None``) of the committed answer and why."""
+    words = tokenize(committed)
+    if not words:
+        return None, "empty response"
+    slashed = re.search(r"\byes\s*/\s*no\b|\bno\s*/\s*yes\b", committed, re.IGNORECASE)
+    if _polar_hedge(words) or slashed:
+        return None, "hedges between yes and no"
+    for phrase in _EVASIONS:
+        if _find(words, list(phrase)):
+            return None, f"refusal or evasion ('{' '.join(phrase)}')"
+    if words[0] in ("yes", "no"):
+        return words[0], f"answers '{words[0]}'"
+    for lead in (["answer", "is"], ["answer", "would", "be"], ["answer"]):
+        at = _find(words, lead)
+        if at and at[0] + len(lead) < len(words) and words[at[0] + len(lead)] in ("yes", "no"):
+            word = words[at[0] + len(lead)]
+            return word, f"answers '{word}'"
+    claim = asked_claim(question)
+    if claim is None:
+        return None, "no yes/no and the question's claim could not be read"
+    # quoted text, and the clause of "the claim that ...", is mentioned, not asserted
+    content = _CONTENT_CLAUSE.search(committed)
+    if content is not None:
+        committed = (
+            committed[: content.start()] + '"' + content.group(0) + '"' + committed[content.end() :]
+        )
+    unquoted = _QUOTES.sub(" ", committed)
+    quoted = " ".join(_QUOTES.findall(committed))
+    uwords = tokenize(unquoted)
+    asked = "holds" if claim.asks_true else "fails"
+    forms = [claim.obj, *(obj_forms or [])]
+    for form in forms:
+        for at in _find(uwords, form):
+            head = uwords[:at]
+            clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
+            if (
+                any(w in _HYPOTHETICAL for w in head)
+                or not head
+                or head[-1] not in _PREDICATE_LEADS
+            ):
+                continue
+            window = head[max(clause_start, at - 4) :]
+            sign = -1 if any(w in _NEGATIONS for w in window) else 1
+            truth = head[:clause_start]
+            if any(w in _FALSE_WORDS for w in truth) or "not" in truth[-4:]:
+                sign = -sign
+            holds = (sign == 1) != claim.negated
+            decision = "yes" if holds == claim.asks_true else "no"
+            return decision, (
+                f"states the claim about '{' '.join(form)}' "
+                f"{'holds' if holds else 'fails'}; question asks whether it {asked}"
+            )
+    # a verdict on the statement as a whole ("That is true.", 'The statement "..." is false')
+    truth_words = [w for w in uwords if w in _TRUE_WORDS - {"case"} or w in _FALSE_WORDS]
+    if truth_words and (quoted or len(uwords) <= 8):
+        sign = 1 if truth_words[0] in _TRUE_WORDS else -1
+        k = uwords.index(truth_words[0])
+        if any(w in _NEGATIONS for w in uwords[max(0, k - 3) : k]):
+            sign = -sign
+        # "That is true" judges the claim as asked; a quoted statement carries its own "not"
+        stated_negated = any(w in ("not", "never") for w in tokenize(quoted)) if quoted else None
+        stated_true = sign == 1
+        same_polarity = stated_negated is None or stated_negated == claim.negated
+        holds = stated_true == same_polarity
+        decision = "yes" if holds == claim.asks_true else "no"
+        return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
+    return None, "neither yes nor no, nor a statement about the asked claim"
