@@ -105,7 +105,8 @@ def radar_chart(
     ax.set_ylim(centre, 1.0)
     ax.set_rlabel_position(60)  # radial labels between two axes, clear of the axis names
     ax.set_title(title, fontsize=12, pad=18)
-    ax.legend(loc="upper right", bbox_to_anchor=(1.35, 1.12), fontsize=9)
+    # below the chart: a legend note (excluded types, utility basis) may be a long line
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), fontsize=9)
     return _save(fig, Path(out_stem))
 
 
