@@ -162,7 +162,7 @@ def test_run_reports_robustness_cells_chance_and_the_at_chance_gate(tmp_path, mo
     short = results["types"]["short"]
     assert set(short) == {"SH", "HS", "MT", "DS"}
     assert short["SH"] == "16 forget facts (--n-forget 16)"
-    assert short["HS"].startswith(f"{n_hs} of the 40 HS questions built (--per-type 40)")
+    assert short["HS"] == f"{n_hs} of 40 built (--per-type 40) reach the 16 forget facts"
 
     # The summary: its first lines name the short types and the at-chance type.
     summary = (out / "summary.md").read_text()

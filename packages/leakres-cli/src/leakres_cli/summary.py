@@ -45,7 +45,8 @@ def _first_lines(results: dict[str, Any]) -> list[str]:
         lines.append(
             f"**Fewer than {goal} scored questions:** "
             + "; ".join(f"{t}: {why}" for t, why in short.items())
-            + "."
+            + ". Scored = the multi-hop questions whose target is a forget fact; a larger "
+            "--per-type or --n-forget gives more where the knowledge source has more."
         )
     at_chance = types.get("at_chance") or {}
     if at_chance:

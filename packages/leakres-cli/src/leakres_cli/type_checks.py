@@ -71,13 +71,10 @@ def coverage(
             why = f"{n} forget facts (--n-forget {n_forget})"
         elif qtype in shortfall:
             why = (
-                f"the knowledge source yields {built} {qtype} questions for --per-type {per_type} "
-                f"(kg-qgen: {shortfall[qtype]}); {n} of them reach the {n_forget} forget facts"
+                f"{n} of {built} built reach the {n_forget} forget facts; the knowledge source has "
+                f"no more for --per-type {per_type} (kg-qgen: {shortfall[qtype]})"
             )
         else:
-            why = (
-                f"{n} of the {built} {qtype} questions built (--per-type {per_type}) reach the "
-                f"{n_forget} forget facts; a larger --per-type or --n-forget gives more"
-            )
+            why = f"{n} of {built} built (--per-type {per_type}) reach the {n_forget} forget facts"
         short[qtype] = why
     return {"min_scored_per_type": MIN_SCORED_PER_TYPE, "short": short}
