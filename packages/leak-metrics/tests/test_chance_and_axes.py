@@ -67,6 +67,13 @@ def test_robustness_counts_an_unjudged_item_as_neither_recovered_nor_not() -> No
     assert metric.n == 3 and metric.n_unjudged == 1
 
 
+def test_an_empty_hop_is_ignored() -> None:
+    # GA forgot no multi-hop item: the MH cell is empty, robustness is the SH cell's 1 - 1/3.
+    metric, set_by = robustness_by_cell({("a", "SH"): [T, F, F], ("a", "MH"): []})
+    assert metric.value == pytest.approx(2 / 3) and set_by == [("a", "SH")]
+    assert metric.ci_low <= metric.value <= metric.ci_high
+
+
 def test_robustness_without_a_defined_cell_is_undefined() -> None:
     metric, set_by = robustness_by_cell({("a", "SH"): [], ("a", "MH"): [None]})
     assert metric.value is None and set_by == []
