@@ -46,7 +46,8 @@ def test_smoke_run_end_to_end_and_resume(tmp_path: Path, model_cache: Path, monk
         assert pt["n"] == len(ids)
         acc_b = sum(base["correct"][i] is True for i in ids) / len(ids) if ids else None
         acc_u = sum(ev["correct"][i] is True for i in ids) / len(ids) if ids else None
-        if not ids or acc_b == 0:
+        if not ids or acc_b == 0 or pt["base_at_chance"]:
+            # no FQ where the base model does not know the type (fewer than 5 right; issue 25)
             assert pt["fq"]["value"] is None
         else:
             assert abs(pt["fq"]["value"] - (1 - acc_u / acc_b)) < 1e-9

@@ -4,6 +4,14 @@ Core imports need only numpy and matplotlib; the OpenAI-compatible judge needs t
 BBH scoring / local judges need the ``local`` extra (imported lazily).
 """
 
+from leak_metrics.chance import (
+    base_at_chance,
+    chance_corrected_accuracy,
+    chance_corrected_forget_quality,
+    chance_level,
+    guessing_recoveries,
+    type_chance,
+)
 from leak_metrics.datatypes import JudgeItem, MetricValue, MultiResponseItem, Verdict
 from leak_metrics.errors import (
     InputError,
@@ -33,9 +41,11 @@ from leak_metrics.metrics import (
     recovery_rate_by_hop,
     retain_accuracy,
     robustness,
+    robustness_by_cell,
     successfully_unlearned,
     utility_ratio,
 )
+from leak_metrics.utility_axis import UtilityAxis, too_small_to_judge, utility_axis
 
 __version__ = "0.1.0"
 
@@ -52,22 +62,32 @@ __all__ = [
     "MissingExtraError",
     "MultiResponseItem",
     "UnknownNameError",
+    "UtilityAxis",
     "Verdict",
     "__version__",
     "accuracy",
     "agreement",
     "answer_stop",
     "available_judges",
+    "base_at_chance",
+    "chance_corrected_accuracy",
+    "chance_corrected_forget_quality",
+    "chance_level",
     "committed_answer",
     "forget_quality",
     "forget_quality_by_type",
     "get_judge",
+    "guessing_recoveries",
     "judge_any",
     "labelled_agreement",
     "recovery_rate",
     "recovery_rate_by_hop",
     "retain_accuracy",
     "robustness",
+    "robustness_by_cell",
     "successfully_unlearned",
+    "too_small_to_judge",
+    "type_chance",
+    "utility_axis",
     "utility_ratio",
 ]

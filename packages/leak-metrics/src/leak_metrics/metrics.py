@@ -71,7 +71,9 @@ def _paired_ratio_metric(
     undefined_reason: str,
     seed: int,
     n_resamples: int,
+    chance: float = 0.0,
 ) -> MetricValue:
+    """(Acc_o - chance) / (Acc_b - chance), or 1 minus it; undefined when Acc_b <= chance."""
     if len(base) != len(other):
         raise ValueError(f"paired inputs differ in length: {len(base)} vs {len(other)}")
     keep = [
@@ -84,12 +86,13 @@ def _paired_ratio_metric(
         return MetricValue.undefined("no item judged on both sides", 0, n_unjudged)
     b = np.asarray([bool(base[i]) for i in keep], dtype=float)
     o = np.asarray([bool(other[i]) for i in keep], dtype=float)
-    if b.mean() == 0:
+    if b.mean() <= chance:
         return MetricValue.undefined(undefined_reason, len(keep), n_unjudged)
 
     def statistic(b_acc: np.ndarray, o_acc: np.ndarray) -> np.ndarray:
+        above = b_acc - chance
         with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(b_acc > 0, o_acc / np.where(b_acc > 0, b_acc, 1), np.nan)
+            ratio = np.where(above > 0, (o_acc - chance) / np.where(above > 0, above, 1), np.nan)
         return 1 - ratio if one_minus else ratio
 
     idx = _resample_indices(len(keep), n_resamples, seed)
@@ -256,6 +259,63 @@ def robustness(
         )
     low, high = _percentile_ci(1 - stacked.max(axis=0))
     return MetricValue(value, low, high, max(a.size for a in arrays), None, n_unjudged)
+
+
+def robustness_by_cell(
+    rr_cells: Mapping[tuple[str, str], Sequence[bool | None]],
+    *,
+    seed: int = DEFAULT_SEED,
+    n_resamples: int = DEFAULT_RESAMPLES,
+) -> tuple[MetricValue, list[tuple[str, str]]]:
+    """The paper's robustness: 1 - max over every (attack, hop) RR cell that is defined.
+
+    ``rr_cells[(attack, hop)]`` holds the per-item ``recovered`` verdicts of one cell (``None`` =
+    unjudged, left out of that cell's RR as in :func:`recovery_rate`); cells with no judged item
+    are ignored. Returns the metric and the cells that set it (every cell whose RR equals the
+    maximum, in input order), so a report can name them. Unlike :func:`robustness`, which pools
+    the hops, a multi-hop cell of 0.7 next to a single-hop cell of 0.4 gives 0.3 here.
+
+    The CI is a bootstrap of ``1 - max RR``: the cells of one hop are over the same items (their
+    sequences must have equal length) and are resampled jointly (paired); different hops are
+    resampled independently. ``n`` is the judged size of the (first) cell that sets the value.
+    """
+    arrays: dict[tuple[str, str], np.ndarray] = {}
+    n_unjudged = 0
+    for key, values in rr_cells.items():
+        arrays[key] = np.asarray([np.nan if v is None else float(bool(v)) for v in values])
+        n_unjudged += sum(v is None for v in values)
+    rates = {key: float(np.nanmean(a)) for key, a in arrays.items() if np.isfinite(a).any()}
+    if not rates:
+        return MetricValue.undefined("RR undefined for every (attack, hop) cell", 0, n_unjudged), []
+    top = max(rates.values())
+    set_by = [key for key, rate in rates.items() if rate == top]
+    hops: dict[str, int] = {}
+    for (attack, hop), a in arrays.items():
+        if hops.setdefault(hop, a.size) != a.size:
+            raise ValueError(
+                f"cell ({attack}, {hop}): {a.size} items, but another {hop} cell has {hops[hop]}"
+            )
+    rng = np.random.default_rng(seed)
+    hop_idx = {hop: rng.integers(0, size, size=(n_resamples, size)) for hop, size in hops.items()}
+    resampled = []
+    for (_, hop), a in arrays.items():
+        if not np.isfinite(a).any():
+            continue
+        picked = a[hop_idx[hop]]
+        judged = np.isfinite(picked).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            resampled.append(np.where(judged > 0, np.nansum(picked, axis=1) / judged, np.nan))
+    stacked = np.stack(resampled)
+    with np.errstate(invalid="ignore"):
+        # a resample where every cell drew only unjudged items has no max: dropped from the CI
+        best = np.where(
+            np.isfinite(stacked).any(axis=0),
+            np.nanmax(np.where(np.isfinite(stacked), stacked, -np.inf), axis=0),
+            np.nan,
+        )
+    low, high = _percentile_ci(1 - best)
+    n = int(np.isfinite(arrays[set_by[0]]).sum())
+    return MetricValue(1 - top, low, high, n, None, n_unjudged), set_by
 
 
 def forget_quality_by_type(

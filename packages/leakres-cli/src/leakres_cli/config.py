@@ -128,6 +128,14 @@ FULL_BBH_TASKS = ("boolean_expressions", "sports_understanding", "navigate")
 FULL_BBH_LIMIT = 5
 
 
+# Multi-hop questions built per type by the `types` and `full` presets: enough that every type has at
+# least 40 scored questions (multi-hop questions whose target is one of the 48 forget facts) on the
+# built-in facts with the default model. Measured with SmolLM2-135M-Instruct's real single-hop answers
+# (250 of the 370 facts known): 40 per type gave 8 (DS) to 22 scored; 200 gives 44 (LL) to 78 (MT);
+# MP (146) and DS (199) are all the built-in knowledge base holds. tests/test_preset_sizes.py.
+TYPES_PER_TYPE = 200
+
+
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "smoke": (
         "SH + HS on the built-in facts, 48 forget facts (single-hop FQ 95% CI at most +/-14.6 points), "
@@ -135,14 +143,16 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         {},
     ),
     "types": (
-        "all seven question types on the built-in facts, GA, Probab attack",
-        {"types": ALL_TYPES},
+        "all seven question types on the built-in facts (200 built per type, so each has at least 40 "
+        "scored questions with the default model), GA, Probab attack",
+        {"types": ALL_TYPES, "per_type": TYPES_PER_TYPE},
     ),
     "full": (
         "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization, BBH utility on a small "
         "seeded subset; needs a GPU for real models",
         {
             "types": ALL_TYPES,
+            "per_type": TYPES_PER_TYPE,
             "methods": ("ga", "npo", "rmu", "tv", "palu", "as"),
             "attacks": ("probab", "focus_on_key", "quantization"),
             "bbh_tasks": FULL_BBH_TASKS,

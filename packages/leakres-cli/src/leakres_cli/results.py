@@ -13,6 +13,7 @@ from leak_metrics import labelled_agreement
 from .attacking import context_facts
 from .config import RunConfig
 from .records import Record, fact_key
+from .type_checks import CHANCE_LABEL, coverage, type_checks
 
 LIBRARIES = (
     "leakres-cli",
@@ -82,6 +83,7 @@ def results_record(
     timings_s, the parts the run itself knows."""
     by_id, data = chosen.by_id, questions_cell
     scored_ids = [q["id"] for qs in chosen.scored.values() for q in qs] + base["retain_ids"]
+    checks = type_checks(base, chosen.scored, {"seed": cfg.seed, "n_resamples": cfg.bootstrap})
     return {
         "leakres_version": metadata.version("leakres-cli"),
         "config": cfg.fingerprint_dict(),
@@ -108,6 +110,13 @@ def results_record(
         "forget_facts": [q["target"] for q in chosen.forget],
         "retain_facts": [q["target"] for q in chosen.retain],
         "scored_questions": {t: len(qs) for t, qs in chosen.scored.items()},
+        # Per type: chance level, base model's correct answers, the at-chance gate (leakres' own).
+        "types": {
+            "checks": checks,
+            "at_chance": {t: c["at_chance"] for t, c in checks.items() if c["at_chance"]},
+            **coverage(checks, data["counts"], data["shortfall"], cfg.per_type, len(chosen.forget)),
+            "labels": {"chance": CHANCE_LABEL},
+        },
         "methods": methods,
         "judges": judges,
         # agreement of the scoring judge with leak-metrics' shipped reading labels (None: unknown)

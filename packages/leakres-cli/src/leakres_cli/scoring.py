@@ -1,7 +1,10 @@
 """Every number of one method (FQ per type, S_suc, RR, robustness, utility), each computed by
 leak-metrics from the stored verdicts, and the assembly of results.json.
 
-Unjudged verdicts (None) are never counted as wrong; they are counted.
+Unjudged verdicts (None) are never counted as wrong; they are counted. Everything here is
+recomputed from the cells at every run (no cell stores a score), so a resumed old run directory
+gets the current rules: robustness over (attack, hop) cells, chance levels, the at-chance gate on
+FQ (:mod:`.type_checks`) and the utility axis.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .attacking import relearn_data
 from .records import Record
+from .type_checks import CHANCE_LABEL, question_chance, type_checks
 from .unlearning import UnlearnedModel, training_summary
 
 if TYPE_CHECKING:
@@ -33,22 +37,23 @@ def score_method(
     bbh_base: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """One method's block of results.json: evaluate, attack S_suc, measure utility, then score."""
-    from leak_metrics import accuracy, forget_quality, robustness
+    from leak_metrics import accuracy, forget_quality
 
     cfg, method = bench.cfg, unlearned.method
     boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
     with bench.timer.stage(f"{method}:eval"):
         ev = bench.evaluate_method(method, by_id, base, unlearned)
-    per_type, s_suc = per_type_scores(base, ev, scored, boot)
-    multi_qs = [q for t, qs in scored.items() if t != "SH" for q in qs]
-    all_qs = scored["SH"] + multi_qs
+    checks = type_checks(base, scored, boot)
+    per_type, s_suc = per_type_scores(base, ev, scored, boot, checks)
+    # A type the base model answers at chance gives an FQ that is noise: left out of the pools.
+    excluded = {t: c["at_chance"] for t, c in checks.items() if c["at_chance"]}
+    multi_qs = [q for t, qs in scored.items() if t != "SH" and t not in excluded for q in qs]
+    all_qs = ([] if "SH" in excluded else scored["SH"]) + multi_qs
     relearn = relearn_data(retain, scored["SH"])
-    attacks_out, recovered_by_attack = attack_scores(
-        bench, unlearned, by_id, s_suc, relearn, context, boot
-    )
+    attacks_out, rr_cells = attack_scores(bench, unlearned, by_id, s_suc, relearn, context, boot)
     retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
     utility = utility_scores(bench, unlearned, retain_b, retain_u, bbh_base, boot)
-    scored_ids = [q["id"] for q in all_qs + retain]
+    scored_ids = [q["id"] for qs in scored.values() for q in qs] + [q["id"] for q in retain]
     return {
         "unlearn": unlearned.record,
         "training": training_summary(unlearned.record, len(scored["SH"])),
@@ -59,6 +64,8 @@ def score_method(
         "fq_multi_hop": forget_quality(
             verdicts(base, multi_qs), verdicts(ev, multi_qs), **boot
         ).to_dict(),
+        # types left out of fq_all_types and fq_multi_hop, with the reason (base model at chance)
+        "fq_excluded_types": excluded,
         "retain": {
             "n": len(retain),
             "acc_base": accuracy(retain_b, **boot).to_dict(),
@@ -67,7 +74,7 @@ def score_method(
         "utility": utility,
         "s_suc": {t: len(ids) for t, ids in s_suc.items()},
         "attacks": attacks_out,
-        "robustness": robustness(recovered_by_attack, **boot).to_dict(),
+        **robustness_scores(rr_cells, boot),
         "n_unjudged": {
             "base": sum(base["correct"][i] is None for i in scored_ids),
             "unlearned": sum(ev["correct"][i] is None for i in scored_ids),
@@ -76,21 +83,70 @@ def score_method(
     }
 
 
+def robustness_scores(
+    rr_cells: dict[tuple[str, str], Verdicts], boot: dict[str, int]
+) -> dict[str, Any]:
+    """The paper's robustness (1 - max over every defined (attack, hop) RR cell), the cells that set
+    it, and the older pooled figure (1 - max over attacks of RR on all of S_suc), labelled."""
+    from leak_metrics import robustness, robustness_by_cell
+
+    metric, set_by = robustness_by_cell(rr_cells, **boot)
+    by_attack: dict[str, Verdicts] = {}
+    for (attack, _), values in rr_cells.items():
+        by_attack.setdefault(attack, []).extend(values)
+    return {
+        "robustness": metric.to_dict(),
+        "robustness_set_by": [
+            {"attack": attack, "hop": hop, "rr": 1 - metric.value} for attack, hop in set_by
+        ]
+        if metric.value is not None
+        else [],
+        "robustness_pooled": robustness(by_attack, **boot).to_dict(),
+        "robustness_labels": {
+            "robustness": "1 - max over every (attack, hop) RR cell (the paper's definition)",
+            "robustness_pooled": "1 - max over attacks of RR on all of S_suc, hops pooled "
+            "(leakres before issue 25; not the paper's)",
+        },
+    }
+
+
 def per_type_scores(
-    base: dict[str, Any], ev: dict[str, Any], scored: dict[str, list[Record]], boot: dict[str, int]
+    base: dict[str, Any],
+    ev: dict[str, Any],
+    scored: dict[str, list[Record]],
+    boot: dict[str, int],
+    checks: dict[str, dict[str, Any]],
 ) -> tuple[dict[str, Any], dict[str, list[str]]]:
-    """Per question type: accuracies and FQ; and S_suc (the ids unlearned successfully)."""
-    from leak_metrics import accuracy, forget_quality, successfully_unlearned
+    """Per question type: accuracies, chance level, FQ (none where the base model is at chance)
+    and leakres' chance-corrected FQ; and S_suc (the ids unlearned successfully)."""
+    from leak_metrics import (
+        MetricValue,
+        accuracy,
+        chance_corrected_forget_quality,
+        forget_quality,
+        successfully_unlearned,
+    )
 
     per_type: dict[str, Any] = {}
     s_suc: dict[str, list[str]] = {}
     for qtype, qs in scored.items():
         b, u = verdicts(base, qs), verdicts(ev, qs)
+        chance, at_chance = checks[qtype]["chance"], checks[qtype]["at_chance"]
+        if at_chance:
+            n_both = sum(x is not None and y is not None for x, y in zip(b, u, strict=True))
+            fq = fq_cc = MetricValue.undefined(at_chance, n_both, len(qs) - n_both).to_dict()
+        else:
+            fq = forget_quality(b, u, **boot).to_dict()
+            fq_cc = chance_corrected_forget_quality(b, u, chance, **boot).to_dict()
         per_type[qtype] = {
             "n": len(qs),
             "acc_base": accuracy(b, **boot).to_dict(),
             "acc_unlearned": accuracy(u, **boot).to_dict(),
-            "fq": forget_quality(b, u, **boot).to_dict(),
+            "chance": chance,
+            "base_at_chance": at_chance,
+            "fq": fq,
+            "fq_chance_corrected": fq_cc,
+            "labels": {"chance": CHANCE_LABEL},
         }
         ids = [q["id"] for q in qs]
         s_suc[qtype] = successfully_unlearned(
@@ -108,21 +164,59 @@ def attack_scores(
     context: dict[str, list[dict[str, str]]],
     boot: dict[str, int],
 ) -> tuple[dict[str, Any], dict[str, Verdicts]]:
-    """Every attack on S_suc (its cell), scored: RR by hop and per type; and each attack's
-    per-item recoveries (for robustness)."""
+    """Every attack on S_suc (its cell), scored: RR by hop and per type, and what guessing would
+    recover; and each (attack, hop) cell's per-item recoveries (for robustness)."""
+    from leak_metrics.metrics import hop_of
+
     method = unlearned.method
     type_of = {i: t for t, ids in s_suc.items() for i in ids}
     suc_ids = list(type_of)
     attacks_out: dict[str, Any] = {}
-    recovered_by_attack: dict[str, Verdicts] = {}
+    rr_cells: dict[tuple[str, str], Verdicts] = {}
     for attack in bench.cfg.attacks:
         with bench.timer.stage(f"{method}:attack:{attack}"):
             res = bench.attack(
                 method, attack, [by_id[i] for i in suc_ids], relearn, context, unlearned
             )
-        recovered_by_attack[attack] = [res["recovered"][i] for i in suc_ids]
+        for hop in ("SH", "MH"):
+            rr_cells[(attack, hop)] = [
+                res["recovered"][i] for i in suc_ids if hop_of(type_of[i]) == hop
+            ]
         attacks_out[attack] = recovery_scores(res, type_of, s_suc, boot)
-    return attacks_out, recovered_by_attack
+        attacks_out[attack]["guessing"] = guessing_scores(res, type_of, by_id)
+    return attacks_out, rr_cells
+
+
+def guessing_scores(
+    res: dict[str, Any], type_of: dict[str, str], by_id: dict[str, Record]
+) -> dict[str, Any]:
+    """Recoveries a model that only guesses would make on this S_suc under the attack's any-of-N
+    rule (N = the attack's responses per item), beside the recoveries observed: per hop, and per
+    type for the types that can be guessed (options or yes/no)."""
+    from leak_metrics import guessing_recoveries
+    from leak_metrics.metrics import hop_of
+
+    groups: dict[str, list[str]] = {"SH": [], "MH": []}
+    for i, qtype in type_of.items():
+        groups[hop_of(qtype)].append(i)
+        if question_chance(by_id[i]) > 0:
+            groups.setdefault(qtype, []).append(i)
+
+    def block(ids: list[str]) -> dict[str, Any]:
+        chances = [question_chance(by_id[i]) for i in ids]
+        samples = [len(res["responses"].get(i) or [""]) for i in ids]
+        return {
+            "n": len(ids),
+            "n_samples": max(samples, default=0),
+            "expected": round(guessing_recoveries(chances, samples), 3),
+            "observed": sum(res["recovered"].get(i) is True for i in ids),
+        }
+
+    return {
+        "label": "expected recoveries of a uniform guesser under the same any-of-N rule: "
+        "sum over S_suc items of 1 - (1 - chance)^N (leakres' own)",
+        **{key: block(ids) for key, ids in groups.items()},
+    }
 
 
 def recovery_scores(
@@ -157,16 +251,20 @@ def utility_scores(
     bbh_base: dict[str, Any] | None,
     boot: dict[str, int],
 ) -> dict[str, Any]:
-    """Utility: the retain-accuracy ratio, and the BBH ratio when BBH is on (then the headline)."""
-    from leak_metrics import utility_ratio
+    """Utility: the retain-accuracy ratio, the BBH ratio when BBH is on, and the radar's utility
+    (``ratio``): the lower of the two, a BBH ratio with a 95% CI wider than +/-10 points being
+    too small to judge (leak-metrics' :func:`~leak_metrics.utility_axis`)."""
+    from leak_metrics import utility_axis, utility_ratio
 
-    retain_ratio = utility_ratio(retain_base, retain_unlearned, **boot).to_dict()
+    retain_ratio = utility_ratio(retain_base, retain_unlearned, **boot)
+    bbh_ratio = None
     utility: dict[str, Any] = {
-        "source": "retain accuracy (BBH off: --bbh-tasks)",
-        "ratio": retain_ratio,
-        "retain_accuracy_ratio": retain_ratio,
+        "retain_accuracy_ratio": retain_ratio.to_dict(),
         "bbh_ratio": None,
         "labels": {
+            "ratio": "the radar's utility: the lower of the retain ratio and the BBH ratio (BBH "
+            "only when its 95% CI half-width is at most 10 points); leakres' rule, the paper "
+            "plots the BBH ratio",
             "retain_accuracy_ratio": "retain-accuracy ratio: Acc_u / Acc_p on the retain facts",
             "bbh_ratio": "BBH ratio: BBH accuracy of theta_u / theta_p on the same examples",
         },
@@ -174,12 +272,23 @@ def utility_scores(
     if bbh_base is not None:
         with bench.timer.stage(f"{unlearned.method}:bbh"):
             bbh_u = bench.bbh(f"{unlearned.method}/bbh", unlearned)
-        bbh_ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot).to_dict()
+        bbh_ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot)
         utility.update(
-            source="bbh",
-            ratio=bbh_ratio,
-            bbh_ratio=bbh_ratio,
-            base=bbh_base["overall"],
-            unlearned=bbh_u["overall"],
+            bbh_ratio=bbh_ratio.to_dict(), base=bbh_base["overall"], unlearned=bbh_u["overall"]
         )
+    axis = utility_axis(retain_ratio, bbh_ratio)
+    names = {"retain": "retain-accuracy ratio", "bbh": "BBH ratio", None: "undefined"}
+    source = names[axis.basis]
+    if bbh_base is None:
+        source += " (BBH off: --bbh-tasks)"
+    elif axis.bbh_too_small:
+        source += f" (BBH ratio {axis.bbh_too_small})"
+    else:
+        source += " (the lower of the retain and BBH ratios)"
+    utility.update(
+        ratio=axis.metric.to_dict(),
+        ratio_basis=axis.basis,
+        bbh_too_small=axis.bbh_too_small,
+        source=source,
+    )
     return utility

@@ -15,6 +15,62 @@ def _pct(metric: dict[str, Any] | None) -> str:
     return f"{value:.1f} [{100 * lo:.0f}, {100 * hi:.0f}]"
 
 
+def _fq(metric: dict[str, Any] | None) -> str:
+    """An FQ cell; one left out because the base model is at chance says so (issue 25)."""
+    reason = (metric or {}).get("undefined_reason") or ""
+    if (metric or {}).get("value") is None and reason.startswith("base model at chance"):
+        return f"n/a: {reason}"
+    return _pct(metric)
+
+
+def _chance(value: Any) -> str:
+    return "-" if not value else f"{100 * value:.0f}%"
+
+
+def _guess(block: dict[str, Any] | None) -> str:
+    """``2.1 of 10 (obs 4)``: a guesser's expected recoveries beside the observed ones."""
+    if not block or not block.get("n"):
+        return "-"
+    return f"{block['expected']:.1f} of {block['n']} (obs {block['observed']})"
+
+
+def _first_lines(results: dict[str, Any]) -> list[str]:
+    """Right under the title: the types that fall short of the scored-question goal and why, and
+    the types whose FQ is not reported (base model at chance)."""
+    types = results.get("types") or {}
+    lines = []
+    short = types.get("short") or {}
+    if short:
+        goal = types.get("min_scored_per_type", 40)
+        lines.append(
+            f"**Fewer than {goal} scored questions:** "
+            + "; ".join(f"{t}: {why}" for t, why in short.items())
+            + ". Scored = the multi-hop questions whose target is a forget fact; a larger "
+            "--per-type or --n-forget gives more where the knowledge source has more."
+        )
+    at_chance = types.get("at_chance") or {}
+    if at_chance:
+        lines.append(
+            "**FQ not reported** (n/a, left out of FQ all types and multi-hop): "
+            + "; ".join(at_chance.values())
+            + "."
+        )
+    return [part for line in lines for part in (line, "")]  # a paragraph each
+
+
+def _set_by(m: dict[str, Any]) -> str:
+    cells = m.get("robustness_set_by")
+    if not cells:
+        return "-" if "robustness_set_by" in m else "n/a (older run)"
+    return ", ".join(f"{c['attack']} {c['hop']}" for c in cells)
+
+
+def _bbh(util: dict[str, Any]) -> str:
+    if util.get("bbh_too_small") and util.get("bbh_ratio"):
+        return f"{_pct(util['bbh_ratio'])} {util['bbh_too_small']}"
+    return _pct(util.get("bbh_ratio"))
+
+
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
     fmt = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
@@ -47,6 +103,7 @@ def render(results: dict[str, Any]) -> str:
     parts = [
         _title(results),
         "",
+        *_first_lines(results),
         f"Model `{cfg['model']}` · source `{cfg['source']}` · methods {', '.join(cfg['methods'])} · "
         f"attacks {', '.join(cfg['attacks'])} · judge `{cfg['judge']}` · seed {cfg['seed']}",
         "",
@@ -70,9 +127,15 @@ def render(results: dict[str, Any]) -> str:
     for method, m in results["methods"].items():
         for t in types:
             pt = m["per_type"][t]
-            rows.append([method, t, pt["n"], _pct(pt["acc_base"]), _pct(pt["acc_unlearned"]),
-                         _pct(pt["fq"]), m["s_suc"].get(t, 0)])  # fmt: skip
-    parts += ["## Forget Quality", "", _table(["method", "type", "n", "Acc base", "Acc unlearned", "FQ", "S_suc"], rows), ""]  # fmt: skip
+            rows.append([method, t, pt["n"], _chance(pt.get("chance")), _pct(pt["acc_base"]),
+                         _pct(pt["acc_unlearned"]), _fq(pt["fq"]),
+                         _fq(pt.get("fq_chance_corrected")), m["s_suc"].get(t, 0)])  # fmt: skip
+    parts += ["## Forget Quality", "",
+              "chance = accuracy of a uniform guess among the options shown (1/2 yes/no, 1/k for k "
+              "options, - for open questions). FQ cc = leakres' own chance-corrected FQ, "
+              "1 - (Acc_u - chance) / (Acc_p - chance), not the paper's. A type the base model "
+              "answers at chance (95% CI reaching chance, or fewer than 5 right) gets no FQ.", "",
+              _table(["method", "type", "n", "chance", "Acc base", "Acc unlearned", "FQ", "FQ cc (leakres)", "S_suc"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         for attack, a in m["attacks"].items():
@@ -85,22 +148,35 @@ def render(results: dict[str, Any]) -> str:
                     _pct(a["rr_MH"]),
                     a["rr_MH"]["n"],
                     a.get("n_unjudged", 0),
+                    _guess((a.get("guessing") or {}).get("MH")),
+                    ", ".join(f"{t} {_guess(g)}" for t, g in (a.get("guessing") or {}).items()
+                              if t not in ("SH", "MH", "label") and g.get("n")) or "-",
                 ]
-            )
-    parts += ["## Recovery Rate (on S_suc)", "", _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged"], rows), ""]  # fmt: skip
+            )  # fmt: skip
+    parts += ["## Recovery Rate (on S_suc)", "",
+              "guessing = recoveries a model that only guesses would make on the same items under "
+              "the attack's any-of-N rule (N responses per item): expected count, of n, and the "
+              "attack's observed recoveries (leakres' own).", "",
+              _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged", "guessing MH", "guessing per type"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         rec = m.get("unlearn") or {}
         util = m["utility"]
+        excluded = ", ".join(m.get("fq_excluded_types") or {})
         rows.append([method, _pct(m["retain"]["acc_base"]), _pct(m["retain"]["acc_unlearned"]),
-                     _pct(m["fq_all_types"]), _pct(m["robustness"]),
-                     _pct(util.get("retain_accuracy_ratio")), _pct(util.get("bbh_ratio")),
+                     _pct(m["fq_all_types"]) + (f" (without {excluded})" if excluded else ""),
+                     _pct(m["robustness"]), _set_by(m), _pct(m.get("robustness_pooled")),
+                     _pct(util.get("ratio")) + (f" ({util['ratio_basis']})" if util.get("ratio_basis") else ""),
+                     _pct(util.get("retain_accuracy_ratio")), _bbh(util),
                      "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning"])  # fmt: skip
     parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "",
-              "Utility, two measures: retain ratio = retain-accuracy ratio Acc_u / Acc_p on the retain facts; "
-              "BBH ratio = BBH accuracy of the unlearned / base model on the same examples (n/a: BBH off). "
-              "The radar uses the BBH ratio when BBH ran, else the retain ratio.", "",
-              _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "utility: retain ratio", "utility: BBH ratio", "training"], rows), ""]  # fmt: skip
+              "Robustness = 1 - max over every (attack, hop) RR cell (the paper's definition); set by = "
+              "the cell at that max; pooled = 1 - max over attacks of RR on all of S_suc (hops pooled, "
+              "not the paper's). Utility (the radar's) = the lower of the retain ratio (Acc_u / Acc_p on "
+              "the retain facts) and the BBH ratio (BBH accuracy of the unlearned / base model on the same "
+              "examples; n/a: BBH off), a BBH ratio with a 95% CI wider than +/-10 points being too small "
+              "to judge and not used.", "",
+              _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "set by", "robustness pooled", "utility (radar)", "retain ratio", "BBH ratio", "training"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
         tr = m.get("training") or {}

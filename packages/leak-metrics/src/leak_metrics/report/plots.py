@@ -3,7 +3,8 @@
 Input rows for :func:`ideal_triangle_plots`: ``{"model", "dataset", "method", "forget_quality",
 "robustness", "utility"}`` with each metric a ``MetricValue`` or its dict. One radar per (model,
 dataset), one polygon per method; an undefined vertex is drawn at the centre with a hollow marker
-and the legend names the undefined axis. Files are written as PNG and SVG with the Agg backend.
+and the legend names the undefined axis. An optional ``"note"`` (str) per row is added to the
+method's legend entry (e.g. which types FQ leaves out, which ratio the utility is). Files are written as PNG and SVG with the Agg backend.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ matplotlib.use("Agg")  # headless: never needs a display
 import matplotlib.pyplot as plt
 import numpy as np
 
+from leak_metrics.chance import AT_CHANCE
 from leak_metrics.datatypes import MetricValue
 from leak_metrics.report.tables import TYPE_ORDER, _ordered
 
@@ -55,7 +57,8 @@ def _save(fig: Any, stem: Path) -> list[Path]:
 def radar_chart(
     methods: Mapping[str, Mapping[str, Any]], title: str, out_stem: str | os.PathLike[str]
 ) -> list[Path]:
-    """One radar: ``methods[name] = {"forget_quality", "robustness", "utility"}`` (metrics).
+    """One radar: ``methods[name] = {"forget_quality", "robustness", "utility"}`` (metrics), and an
+    optional ``"note"`` for the legend.
 
     The radial axis spans [min(0, lowest value), 1] so negative FQ stays visible.
     """
@@ -83,6 +86,8 @@ def radar_chart(
         closed_angles = [*angles, angles[0]]
         closed_values = [*values, values[0]]
         label = method + (f" (n/a: {', '.join(missing)})" if missing else "")
+        note = methods[method].get("note")
+        label += f"\n{note}" if note else ""
         ax.plot(closed_angles, closed_values, color=color, linewidth=2, label=label)
         ax.fill(closed_angles, closed_values, color=color, alpha=0.12)
         for angle, value, (_, axis_label) in zip(angles, values, AXES, strict=True):
@@ -100,7 +105,8 @@ def radar_chart(
     ax.set_ylim(centre, 1.0)
     ax.set_rlabel_position(60)  # radial labels between two axes, clear of the axis names
     ax.set_title(title, fontsize=12, pad=18)
-    ax.legend(loc="upper right", bbox_to_anchor=(1.35, 1.12), fontsize=9)
+    # below the chart: a legend note (excluded types, utility basis) may be a long line
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), fontsize=9)
     return _save(fig, Path(out_stem))
 
 
@@ -129,7 +135,8 @@ def forget_quality_heatmap(
     type_order: Sequence[str] = TYPE_ORDER,
 ) -> list[Path]:
     """Method x question-type heatmap of FQ (``{"method", "type", "metric"}`` rows of one model);
-    undefined cells are grey and labelled ``n/a``."""
+    undefined cells are grey and labelled ``n/a``, with the reason when the base model is at chance
+    on the type (``n/a: base model at chance (11 of 22)``)."""
     cells: dict[tuple[str, str], MetricValue] = {}
     for index, row in enumerate(rows):
         cells[(str(row["method"]), str(row["type"]))] = _as_metric(
@@ -141,13 +148,20 @@ def forget_quality_heatmap(
     for (method, qtype), metric in cells.items():
         if metric.value is not None:
             grid[methods.index(method), types.index(qtype)] = metric.value
-    fig, ax = plt.subplots(figsize=(1.0 + 0.9 * len(types), 1.0 + 0.5 * len(methods)))
+    fig, ax = plt.subplots(figsize=(1.0 + 1.1 * len(types), 1.0 + 0.6 * len(methods)))
     cmap = matplotlib.colormaps["RdYlGn"].with_extremes(bad="#cccccc")
     image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=-0.5, vmax=1.0, aspect="auto")
     for i in range(len(methods)):
         for j in range(len(types)):
-            text = "n/a" if np.isnan(grid[i, j]) else f"{grid[i, j] * 100:.1f}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=9)
+            metric = cells.get((methods[i], types[j]))
+            reason = (metric.undefined_reason if metric is not None else None) or ""
+            if reason.startswith(AT_CHANCE):  # "base model at chance on MT (11 of 22)"
+                counts = reason.rsplit("(", 1)[-1].rstrip(")")
+                text, size = f"n/a: base model\nat chance\n({counts})", 6
+            else:
+                text = "n/a" if np.isnan(grid[i, j]) else f"{grid[i, j] * 100:.1f}"
+                size = 9
+            ax.text(j, i, text, ha="center", va="center", fontsize=size)
     ax.set_xticks(range(len(types)), types)
     ax.set_yticks(range(len(methods)), methods)
     ax.set_title(title)

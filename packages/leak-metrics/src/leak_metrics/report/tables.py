@@ -8,7 +8,10 @@ Input rows are plain dicts; the metric is a ``MetricValue`` or its ``to_dict()``
   model, one row per method and a (attack, hop) column pair per attack.
 
 Cells show the value in percent with one decimal and the 95% CI in brackets (``show_ci``);
-undefined metrics show ``n/a``, never 0. CSV is long-form-free "wide" with separate CI columns.
+undefined metrics show ``n/a``, never 0; an FQ left out because the base model is at chance on the
+type shows its reason, ``n/a: base model at chance on MT (11 of 22)`` (:mod:`leak_metrics.chance`).
+CSV is long-form-free "wide" with separate CI columns. ``forget_quality_table(chance=...)`` puts
+each type's chance accuracy in its column header.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from leak_metrics.chance import AT_CHANCE
 from leak_metrics.datatypes import MetricValue
 
 TYPE_ORDER: tuple[str, ...] = ("SH", "HS", "MT", "DS", "LL", "MP", "CC")
@@ -57,9 +61,17 @@ def _pivot(
     return table
 
 
+def not_available(metric: MetricValue | None) -> str:
+    """``n/a``, or ``n/a: <reason>`` when the base model is at chance (the reader must see why)."""
+    reason = metric.undefined_reason if metric is not None else None
+    if reason and reason.startswith(AT_CHANCE):
+        return f"{NA}: {reason}"
+    return NA
+
+
 def format_cell(metric: MetricValue | None, *, percent: bool = True, show_ci: bool = True) -> str:
     if metric is None or metric.value is None:
-        return NA
+        return not_available(metric)
     scale = 100.0 if percent else 1.0
     text = f"{metric.value * scale:.1f}" if percent else f"{metric.value:.3f}"
     if show_ci and metric.ci_low is not None and metric.ci_high is not None:
@@ -78,8 +90,12 @@ def _render(
     percent: bool,
     show_ci: bool,
     caption: str,
+    chance: Mapping[str, float] | None = None,
 ) -> str:
-    headers = [" ".join(c) for c in columns]
+    keys = [" ".join(c) for c in columns]
+    chance = {k: v for k, v in (chance or {}).items() if v}
+    # Markdown and LaTeX name a guessable column's chance level in its header; CSV gets a column.
+    headers = [f"{k} (chance {100 * chance[k]:.0f}%)" if k in chance else k for k in keys]
     if fmt == "markdown":
         lines: list[str] = []
         for model, methods in table.items():
@@ -96,9 +112,10 @@ def _render(
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         header = ["model", "method"]
-        for name in headers:
+        for name in keys:
             key = name.replace(" ", "_")
             header += [key, f"{key}_ci_low", f"{key}_ci_high", f"{key}_n"]
+            header += [f"{key}_chance"] if name in chance else []
         writer.writerow(header)
         for model, methods in table.items():
             for method, cells in methods.items():
@@ -106,9 +123,10 @@ def _render(
                 for column in columns:
                     m = cells.get(column)
                     if m is None or m.value is None:
-                        line += [NA, NA, NA, m.n if m is not None else NA]
+                        line += [not_available(m), NA, NA, m.n if m is not None else NA]
                     else:
                         line += [m.value, m.ci_low, m.ci_high, m.n]
+                    line += [chance[" ".join(column)]] if " ".join(column) in chance else []
                 writer.writerow(line)
         return out.getvalue()
     if fmt == "latex":
@@ -118,7 +136,7 @@ def _render(
             "\\centering",
             f"\\begin{{tabular}}{{{spec}}}",
             "\\toprule",
-            "Algo & " + " & ".join(headers) + " \\\\",
+            "Algo & " + " & ".join(_tex(h) for h in headers) + " \\\\",
             "\\midrule",
         ]
         for model, methods in table.items():
@@ -149,15 +167,34 @@ def forget_quality_table(
     percent: bool = True,
     show_ci: bool = True,
     type_order: Sequence[str] = TYPE_ORDER,
+    chance: Mapping[str, float] | None = None,
+    caption: str | None = None,
 ) -> str:
-    """Table 2: Forget Quality, method x question type, one block per model."""
+    """Table 2: Forget Quality, method x question type, one block per model.
+
+    ``chance`` (type -> chance accuracy, :func:`leak_metrics.chance.type_chance`) adds it to the
+    column headers of the types that can be guessed (``MT (chance 50%)``); ``caption`` replaces
+    the default caption (e.g. for the chance-corrected FQ, which is not the paper's)."""
     table = _pivot(rows, ("type",), ("model", "method", "type", "metric"))
     all_types = [
         key[0] for methods in table.values() for cells in methods.values() for key in cells
     ]
     columns = [(t,) for t in _ordered(all_types, type_order)]
-    caption = "Forget Quality (%) per question type; n/a = undefined (base accuracy 0)."
-    return _render(table, columns, fmt, percent=percent, show_ci=show_ci, caption=caption)
+    text = _render(
+        table,
+        columns,
+        fmt,
+        percent=percent,
+        show_ci=show_ci,
+        caption=caption
+        or (
+            "Forget Quality (%) per question type; n/a = undefined (base accuracy 0, or the base "
+            "model at chance on the type)."
+        ),
+        chance=chance,
+    )
+    # A Markdown table has no caption: a custom one (a table that is not the paper's) goes on top.
+    return f"_{caption}_\n\n{text}" if caption and fmt == "markdown" else text
 
 
 def recovery_rate_table(

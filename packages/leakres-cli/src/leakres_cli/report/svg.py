@@ -60,8 +60,11 @@ def heatmap(
     reverse: bool = False,
     label: str = "heatmap",
     legend: str = "",
+    notes: dict[tuple[str, str], str] | None = None,
 ) -> str:
-    """Rows x columns of coloured cells with the value in % (grey ``n/a`` when undefined)."""
+    """Rows x columns of coloured cells with the value in % (grey ``n/a`` when undefined);
+    ``notes[(row, col)]`` is the tooltip of an undefined cell (why it is n/a) and marks it ``n/a*``."""
+    notes = notes or {}
     cw, ch, left, top = 64, 30, max(60, 8 * max((len(r) for r in rows), default=4)), 24
     width = max(left + cw * len(cols) + 10, 7 * len(legend) + left)
     height = top + ch * len(rows) + (30 if legend else 8)
@@ -79,9 +82,12 @@ def heatmap(
             v = values.get((r, c))
             fill = diverging_color(v, lo, hi, reverse)
             text = "n/a" if v is None else _t(100 * v)
+            note = notes.get((r, c)) if v is None else None
+            tip = f"n/a: {note}" if note else text
+            text = "n/a*" if note else text
             parts.append(
                 f'<rect x="{left + cw * j}" y="{y}" width="{cw - 2}" height="{ch - 2}" rx="3" fill="{fill}">'
-                f"<title>{escape(r)} · {escape(c)}: {escape(text)}</title></rect>"
+                f"<title>{escape(r)} · {escape(c)}: {escape(tip)}</title></rect>"
                 f'<text x="{left + cw * j + cw / 2 - 1}" y="{y + ch / 2 + 3}" text-anchor="middle">{escape(text)}</text>'
             )
     if legend:

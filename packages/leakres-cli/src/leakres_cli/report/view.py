@@ -33,7 +33,9 @@ class Metric:
     @property
     def text(self) -> str:
         if self.value is None:
-            return "n/a"
+            # FQ left out because the base model is at chance: the reader must see why (issue 25)
+            at_chance = self.reason and self.reason.startswith("base model at chance")
+            return f"n/a: {self.reason}" if at_chance else "n/a"
         if self.ci_low is None or self.ci_high is None:
             return f"{100 * self.value:.1f}"
         return f"{100 * self.value:.1f} [{100 * self.ci_low:.0f}, {100 * self.ci_high:.0f}]"
@@ -135,6 +137,7 @@ class RunView:
     timings: list[tuple[str, str]]
     dataset: list[tuple[str, str]]
     types: list[str]
+    type_headers: dict[str, str]  # "MT (chance 50%)" for the types a guess can answer
     methods: list[str]
     attacks: list[str]
     fq_rows: list[dict[str, Any]]
@@ -237,6 +240,18 @@ def _loss_points(curve: Any) -> list[tuple[float, float]]:
     return pts
 
 
+def _guessing(block: Any) -> str:
+    """``MH 2.1 of 10 (observed 4); MT 1.9 of 2 (observed 2)``: a guesser's expected recoveries."""
+    if not isinstance(block, Mapping):
+        return "n/a"
+    parts = [
+        f"{key} {_num(g.get('expected')) or 0:.1f} of {g.get('n')} (observed {g.get('observed')})"
+        for key, g in block.items()
+        if key not in ("SH", "label") and isinstance(g, Mapping) and g.get("n")
+    ]
+    return "; ".join(parts) or "-"
+
+
 def build_view(run: RunData, index: int = 0) -> RunView:
     r = run.results
     cfg = run.config
@@ -249,7 +264,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
     )  # fmt: skip
     attacks = list(dict.fromkeys(a for m in mdata.values() for a in (m.get("attacks") or {})))
 
-    fq_rows, heat = [], {}
+    fq_rows, heat, notes = [], {}, {}
     for m in methods:
         per_type = mdata[m].get("per_type") or {}
         cells = {}
@@ -258,11 +273,21 @@ def build_view(run: RunData, index: int = 0) -> RunView:
             fq = metric(_get(pt, "fq"))
             cells[t] = {"fq": fq, "acc_base": metric(_get(pt, "acc_base")),
                         "acc_unlearned": metric(_get(pt, "acc_unlearned")),
+                        "fq_cc": metric(_get(pt, "fq_chance_corrected")),
+                        "chance": _num(_get(pt, "chance")),
                         "n": _get(pt, "n"), "s_suc": _get(mdata[m], "s_suc", t)}  # fmt: skip
             heat[(m, t)] = fq.value
+            if fq.value is None and fq.reason:
+                notes[(m, t)] = fq.reason
+        excluded = mdata[m].get("fq_excluded_types")
         fq_rows.append({"method": m, "cells": cells, "all": metric(mdata[m].get("fq_all_types")),
-                        "mh": metric(mdata[m].get("fq_multi_hop"))})  # fmt: skip
-    fq_svg = svg.heatmap(methods, types, heat, label=f"{run.name}: Forget Quality heatmap")
+                        "mh": metric(mdata[m].get("fq_multi_hop")),
+                        "excluded": ", ".join(excluded) if isinstance(excluded, Mapping) else ""})  # fmt: skip
+    fq_svg = svg.heatmap(methods, types, heat, label=f"{run.name}: Forget Quality heatmap",
+                         notes=notes, legend="n/a* = base model at chance (hover)" if notes else "")  # fmt: skip
+    checks = _get(r, "types", "checks")
+    chance = {t: _num(_get(checks, t, "chance")) for t in types}
+    type_headers = {t: f"{t} (chance {100 * c:.0f}%)" if c else t for t, c in chance.items()}
 
     rr_rows, groups = [], []
     for attack in attacks:
@@ -280,7 +305,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
             rr_rows.append({
                 "method": m, "attack": attack, "sh": metric(a.get("rr_SH")), "mh": metric(a.get("rr_MH")),
                 "per_type": {t: metric(per_type.get(t)) for t in types} if isinstance(per_type, Mapping) else {},
-                "settings": _fmt(a.get("settings")),
+                "settings": _fmt(a.get("settings")), "guessing": _guessing(a.get("guessing")),
             })  # fmt: skip
     rr_svg = (
         svg.bars_with_ci(groups, label=f"{run.name}: Recovery Rate", y_label="Recovery Rate %")
@@ -293,7 +318,13 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         rob = mdata[m].get("robustness")
         values = (metric(mdata[m].get("fq_all_types")), metric(rob),
                   metric(_get(mdata[m], "utility", "ratio")))  # fmt: skip
-        triangle_rows.append({"method": m, "values": values})
+        set_by = mdata[m].get("robustness_set_by")
+        triangle_rows.append({
+            "method": m, "values": values, "pooled": metric(mdata[m].get("robustness_pooled")),
+            "set_by": ", ".join(f"{c.get('attack')} {c.get('hop')}" for c in set_by
+                                if isinstance(c, Mapping)) if isinstance(set_by, list) else "n/a",
+            "utility_basis": _fmt(_get(mdata[m], "utility", "ratio_basis")),
+        })  # fmt: skip
         series.append((m, [v.value for v in values]))
     radar_svg = (
         svg.radar(TRIANGLE_AXES, series, label=f"{run.name}: ideal triangle") if series else ""
@@ -309,6 +340,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
             "retain_unlearned": metric(_get(mdata[m], "retain", "acc_unlearned")),
             # Both utility measures side by side when BBH ran (older runs lack the key: n/a).
             "retain_ratio": metric(u.get("retain_accuracy_ratio")),
+            "bbh_ratio": metric(u.get("bbh_ratio")), "bbh_too_small": u.get("bbh_too_small") or "",
         })  # fmt: skip
 
     loss_rows, loss_series = [], []
@@ -354,7 +386,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         config=[(k, _fmt(v)) for k, v in cfg.items()],
         versions=[(k, _fmt(v)) for k, v in versions.items()],
         timings=[(k, f"{v:.1f} s" if _num(v) is not None else _fmt(v)) for k, v in timings.items()],
-        dataset=dataset, types=types, methods=methods, attacks=attacks,
+        dataset=dataset, types=types, type_headers=type_headers, methods=methods, attacks=attacks,
         fq_rows=fq_rows, fq_svg=fq_svg, rr_rows=rr_rows, rr_svg=rr_svg,
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows,
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,

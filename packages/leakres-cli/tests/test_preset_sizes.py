@@ -1,0 +1,57 @@
+"""The `types` and `full` presets give every question type at least 40 scored questions on the
+built-in facts with the default model (issue 25 item 6).
+
+Scored questions are the multi-hop questions whose target is a forget fact, so how many each type
+gets depends on which facts the base model knows. ``data/smollm2_known_facts.json`` holds the real
+answers of SmolLM2-135M-Instruct to every single-hop fact (its provenance is in the file); the
+questions and the forget selection are the CLI's own (`build_questions`, `select_facts`), exactly
+as `leakres run` makes them, without loading the model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from leakres_cli.config import ALL_TYPES, preset_config
+from leakres_cli.evaluation import select_facts
+from leakres_cli.questions import build_questions
+from leakres_cli.records import fact_key
+from leakres_cli.type_checks import MIN_SCORED_PER_TYPE
+
+KNOWN = json.loads((Path(__file__).parent / "data" / "smollm2_known_facts.json").read_text())
+
+
+def _scored_per_type(cfg) -> Counter:
+    known_facts = {tuple(f) for f in KNOWN["known_facts"]}
+    data = build_questions(cfg)
+    pool = [q for q in data["questions"] if q["type"] == "SH"]
+    known = [q for q in pool if fact_key(q["target"]) in known_facts]
+    if len(known) < cfg.n_forget + cfg.n_retain:  # the run widens the pool to every fact
+        known += [q for q in data["sh_reserve"] if fact_key(q["target"]) in known_facts]
+    multi = [q for q in data["questions"] if q["type"] != "SH"]
+    forget, _ = select_facts(known, multi, cfg.n_forget, cfg.n_retain, cfg.seed)
+    keys = {fact_key(q["target"]) for q in forget}
+    return Counter(q["type"] for q in multi if fact_key(q["target"]) in keys)
+
+
+def test_the_recorded_answers_cover_the_whole_knowledge_base() -> None:
+    assert KNOWN["n_asked"] == 370 and KNOWN["n_known"] == len(KNOWN["known_facts"]) == 250
+
+
+@pytest.mark.parametrize("preset", ["types", "full"])
+def test_every_type_gets_at_least_40_scored_questions(preset: str) -> None:
+    cfg = preset_config(preset)
+    scored = _scored_per_type(cfg)
+    assert cfg.n_forget == 48  # SH: the forget facts themselves
+    short = {t: scored[t] for t in ALL_TYPES[1:] if scored[t] < MIN_SCORED_PER_TYPE}
+    assert not short, f"{preset}: fewer than {MIN_SCORED_PER_TYPE} scored questions: {short}"
+
+
+def test_the_old_size_left_types_short() -> None:
+    # 40 built per type (the presets before issue 25) scored DS 8 and MP 15 of them: too few to
+    # tell a forgotten type from noise.
+    scored = _scored_per_type(preset_config("types", per_type=40))
+    assert scored["DS"] < 20 and scored["MP"] < 20
