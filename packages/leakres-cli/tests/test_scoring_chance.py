@@ -41,9 +41,9 @@ def _base_answer(q: dict) -> str:
     return "Yes." if q["type"] == "MT" else q["answer"]
 
 
-def _unlearned_answer(q: dict, retain_kept: set[str]) -> str:
+def _unlearned_answer(q: dict, retain_kept: set[str], mt_answer: str = "Yes.") -> str:
     if q["type"] == "MT":
-        return "Yes."
+        return mt_answer
     if q["type"] == "DS":
         return q["options"][0]
     return q["answer"] if q["id"] in retain_kept else DONT_KNOW
@@ -53,7 +53,8 @@ def _script(monkeypatch, state: dict) -> None:
     def answer(self, model, questions, desc):
         if model is BASE:
             return [_base_answer(q) for q in questions]
-        return [_unlearned_answer(q, state["retain_kept"]) for q in questions]
+        mt = state.get("mt_answer", "Yes.")
+        return [_unlearned_answer(q, state["retain_kept"], mt) for q in questions]
 
     def unlearn(self, method, forget, retain):
         state["retain_kept"] = {q["id"] for q in retain[: len(retain) // 2]}
@@ -207,3 +208,28 @@ def test_results_written_before_issue_25_still_render(fixture: str) -> None:
     results.setdefault("dataset", {}).setdefault("n_single_hop_known", 0)
     text = render(results)
     assert "## Ideal triangle" in text and "n/a (older run)" in text
+
+
+def test_at_chance_items_in_s_suc_stay_out_of_rr_and_robustness(tmp_path, monkeypatch) -> None:
+    """The unlearned model now says "No." on MT: the base model's lucky "Yes." items enter S_suc,
+    yet MT is at chance, so those items are guesses, not knowledge: they are attacked and their
+    guessing floor is shown, but RR by hop and robustness leave them out (as FQ does)."""
+    state = {"trained": 0, "retain_kept": set(), "mt_answer": "No."}
+    _script(monkeypatch, state)
+    out = tmp_path / "run"
+    results = _run(out)
+    m = results["methods"]["ga"]
+    reason = m["fq_excluded_types"]["MT"]
+    n_mt_suc = m["s_suc"]["MT"]
+    assert n_mt_suc > 0, "the yes-gold MT items were right before and wrong after"
+    probab = m["attacks"]["probab"]
+    assert probab["rr_excluded_types"] == {"MT": reason}
+    assert probab["rr_per_type"]["MT"]["value"] is None
+    assert probab["rr_per_type"]["MT"]["undefined_reason"] == reason
+    n_hs, n_ds = m["s_suc"]["HS"], m["s_suc"]["DS"]
+    assert probab["rr_MH"]["n"] == n_hs + n_ds  # without the MT items
+    assert probab["rr_MH"]["value"] == pytest.approx(n_ds / (n_hs + n_ds))
+    assert m["robustness"]["value"] == pytest.approx(1 - max(3 / 16, n_ds / (n_hs + n_ds)))
+    # the guesser's floor for the MT items is still reported beside the (non-)recoveries
+    assert probab["guessing"]["MT"]["n"] == n_mt_suc
+    assert probab["guessing"]["MT"]["expected"] == pytest.approx(round(n_mt_suc * (1 - 0.5**5), 3))

@@ -50,7 +50,9 @@ def score_method(
     multi_qs = [q for t, qs in scored.items() if t != "SH" and t not in excluded for q in qs]
     all_qs = ([] if "SH" in excluded else scored["SH"]) + multi_qs
     relearn = relearn_data(retain, scored["SH"])
-    attacks_out, rr_cells = attack_scores(bench, unlearned, by_id, s_suc, relearn, context, boot)
+    attacks_out, rr_cells = attack_scores(
+        bench, unlearned, by_id, s_suc, relearn, context, boot, excluded
+    )
     retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
     utility = utility_scores(bench, unlearned, retain_b, retain_u, bbh_base, boot)
     scored_ids = [q["id"] for qs in scored.values() for q in qs] + [q["id"] for q in retain]
@@ -163,14 +165,21 @@ def attack_scores(
     relearn: list[dict[str, str]],
     context: dict[str, list[dict[str, str]]],
     boot: dict[str, int],
+    excluded: dict[str, str] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Verdicts]]:
     """Every attack on S_suc (its cell), scored: RR by hop and per type, and what guessing would
-    recover; and each (attack, hop) cell's per-item recoveries (for robustness)."""
+    recover; and each (attack, hop) cell's per-item recoveries (for robustness).
+
+    Every S_suc item is attacked (the attack cell does not depend on scoring), but the items of a
+    type in ``excluded`` (base model at chance: its "forgotten" items were never known, so their
+    "recoveries" are guesses) stay out of RR by hop and of robustness, as they stay out of FQ."""
     from leak_metrics.metrics import hop_of
 
     method = unlearned.method
+    excluded = excluded or {}
     type_of = {i: t for t, ids in s_suc.items() for i in ids}
     suc_ids = list(type_of)
+    known_ids = [i for i in suc_ids if type_of[i] not in excluded]
     attacks_out: dict[str, Any] = {}
     rr_cells: dict[tuple[str, str], Verdicts] = {}
     for attack in bench.cfg.attacks:
@@ -180,9 +189,9 @@ def attack_scores(
             )
         for hop in ("SH", "MH"):
             rr_cells[(attack, hop)] = [
-                res["recovered"][i] for i in suc_ids if hop_of(type_of[i]) == hop
+                res["recovered"][i] for i in known_ids if hop_of(type_of[i]) == hop
             ]
-        attacks_out[attack] = recovery_scores(res, type_of, s_suc, boot)
+        attacks_out[attack] = recovery_scores(res, type_of, s_suc, boot, excluded)
         attacks_out[attack]["guessing"] = guessing_scores(res, type_of, by_id)
     return attacks_out, rr_cells
 
@@ -220,25 +229,43 @@ def guessing_scores(
 
 
 def recovery_scores(
-    res: dict[str, Any], type_of: dict[str, str], s_suc: dict[str, list[str]], boot: dict[str, int]
+    res: dict[str, Any],
+    type_of: dict[str, str],
+    s_suc: dict[str, list[str]],
+    boot: dict[str, int],
+    excluded: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """One attack's block: its settings and decoding, RR (SH, MH, all, per type), unjudged count."""
-    from leak_metrics import recovery_rate, recovery_rate_by_hop
+    """One attack's block: its settings and decoding, RR (SH, MH, all, per type), unjudged count.
+    A type in ``excluded`` (base model at chance) is left out of RR by hop and has no RR of its
+    own: its reason instead."""
+    from leak_metrics import MetricValue, recovery_rate, recovery_rate_by_hop
 
+    excluded = excluded or {}
     recovered = res["recovered"]
     by_hop = recovery_rate_by_hop(
-        [{"id": i, "type": t, "recovered": recovered[i]} for i, t in type_of.items()], **boot
+        [
+            {"id": i, "type": t, "recovered": recovered[i]}
+            for i, t in type_of.items()
+            if t not in excluded
+        ],
+        **boot,
     )
+
+    def per_type(qtype: str, ids: list[str]) -> dict[str, Any]:
+        if qtype in excluded:
+            n_judged = sum(recovered[i] is not None for i in ids)
+            return MetricValue.undefined(excluded[qtype], n_judged, len(ids) - n_judged).to_dict()
+        return recovery_rate([recovered[i] for i in ids], **boot).to_dict()
+
     return {
         "settings": res["settings"],
         "decoding": res.get("decoding"),
         "rr_SH": by_hop["SH"].to_dict(),
         "rr_MH": by_hop["MH"].to_dict(),
         "rr_all": by_hop["all"].to_dict(),
-        "rr_per_type": {
-            t: recovery_rate([recovered[i] for i in ids], **boot).to_dict()
-            for t, ids in s_suc.items()
-        },
+        "rr_per_type": {t: per_type(t, ids) for t, ids in s_suc.items()},
+        # types left out of rr_SH/rr_MH/rr_all and robustness (base model at chance)
+        "rr_excluded_types": dict(excluded),
         "n_unjudged": sum(recovered[i] is None for i in type_of),
     }
 

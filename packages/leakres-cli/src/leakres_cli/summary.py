@@ -156,7 +156,9 @@ def render(results: dict[str, Any]) -> str:
     parts += ["## Recovery Rate (on S_suc)", "",
               "guessing = recoveries a model that only guesses would make on the same items under "
               "the attack's any-of-N rule (N responses per item): expected count, of n, and the "
-              "attack's observed recoveries (leakres' own).", "",
+              "attack's observed recoveries (leakres' own). RR SH/MH and robustness leave out the "
+              "S_suc items of a type the base model answers at chance (a guess, not a recovery); "
+              "their guessing counts stay.", "",
               _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged", "guessing MH", "guessing per type"], rows), ""]  # fmt: skip
     rows = []
     for method, m in results["methods"].items():
