@@ -118,13 +118,20 @@ def _split_unlabeled(
     return keep, rejects
 
 
-def _drop_orphans(records: list[dict]) -> tuple[list[dict], list[Reject]]:
-    """MT comes in yes/no pairs: a record whose partner was rejected goes too."""
+def _drop_orphans(
+    records: list[dict], generated: list[dict] | None = None
+) -> tuple[list[dict], list[Reject]]:
+    """MT records generated as a pair (two sharing ``pair``): one whose partner was rejected goes
+    too. The template generator gives one question per chain, so it has no pairs."""
+    sizes: Counter[Any] = Counter(
+        r.get("pair") for r in (generated if generated is not None else records)
+        if r["type"] == "MT"
+    )
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in records:
         if r["type"] == "MT":
             groups[r.get("pair")].append(r)
-    orphans = {id(g[0]) for g in groups.values() if len(g) == 1}
+    orphans = {id(g[0]) for k, g in groups.items() if len(g) < sizes[k]}
     kept = [r for r in records if id(r) not in orphans]
     rejects = [
         Reject(r, MT_PAIR_CHECK, "its yes/no partner (same 'pair') was rejected")
@@ -135,21 +142,61 @@ def _drop_orphans(records: list[dict]) -> tuple[list[dict], list[Reject]]:
 
 
 def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
-    """Whole yes/no pairs, as many true as false antecedents (+-1 pair), seeded."""
+    """MT chains balanced over the four cells (positive/negative conditional x plain/negated
+    ask) within every relation pair, seeded.
+
+    Chains are grouped by relation pair and taken one of each cell at a time (round robin over
+    the relation pairs), so neither the form, the ask nor the relation chain says anything about
+    the answer; leftovers fill up to ``per_type`` at the end. Records sharing ``pair`` (an LLM
+    generator's yes/no pair) stay together.
+    """
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in pool:
         groups[r.get("pair")].append(r)
-    by_cell: dict[str, list[list[dict]]] = {"true": [], "false": []}
+    slots: dict[tuple[Any, ...], list[list[dict]]] = defaultdict(list)
     for key in sorted(groups, key=str):
         g = groups[key]
-        by_cell[str(g[0].get("antecedent"))].append(g)
-    for cell in by_cell.values():
-        rng.shuffle(cell)
-    n_groups = per_type // 2
-    n_true = min(len(by_cell["true"]), (n_groups + 1) // 2, len(by_cell["false"]) + 1)
-    n_false = min(len(by_cell["false"]), n_groups - n_true, n_true + 1)
-    n_true = min(n_true, n_false + 1)
-    return [r for g in by_cell["true"][:n_true] + by_cell["false"][:n_false] for r in g]
+        rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
+        slots[(*rels, str(g[0].get("slot")))].append(g)
+    whole = [v for v in slots.values() if len(v) == 4 and None not in v]
+    if len(whole) * 4 >= per_type:  # enough complete quads: the four cells share wording
+        rng.shuffle(whole)
+        return [r for q in whole[: per_type // 4] for g in q for r in g] + [
+            r for q in whole[per_type // 4 :] for g in q for r in g
+        ][: per_type % 4]
+    cells = (
+        ("positive", "plain"),
+        ("positive", "negated"),
+        ("negative", "plain"),
+        ("negative", "negated"),
+    )
+    by_chain: dict[tuple[str, ...], dict[tuple[str, str], list[list[dict]]]] = defaultdict(
+        lambda: {c: [] for c in cells}
+    )
+    for key in sorted(groups, key=str):
+        g = groups[key]
+        rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
+        cell = (str(g[0].get("form")), str(g[0].get("polarity")))
+        by_chain[rels].setdefault(cell, []).append(g)
+    quads: list[list[list[dict]]] = []
+    singles: list[list[dict]] = []
+    for rels in sorted(by_chain):
+        lists = list(by_chain[rels].values())
+        for cell_list in lists:
+            rng.shuffle(cell_list)
+        k = min(len(x) for x in lists)
+        quads += [[x[i] for x in lists] for i in range(k)]
+        singles += [g for x in lists for g in x[k:]]
+    rng.shuffle(quads)
+    rng.shuffle(singles)
+    chosen: list[list[dict]] = []
+    n = 0
+    for g in [g for q in quads for g in q] + singles:
+        if n + len(g) > per_type:
+            continue
+        chosen.append(g)
+        n += len(g)
+    return [r for g in chosen for r in g]
 
 
 def _run_checks(
@@ -241,7 +288,7 @@ def build(
 
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
-    verified, orphans = _drop_orphans(verified)
+    verified, orphans = _drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
 
     by_type: dict[str, list[dict]] = {t: [] for t in types}

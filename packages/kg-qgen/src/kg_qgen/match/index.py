@@ -10,7 +10,13 @@ from dataclasses import dataclass, field
 
 from kg_qgen.graph import Fact, KnowledgeGraph
 from kg_qgen.semantics.classes import infer_class
-from kg_qgen.semantics.relations import SCHEMA_RELATIONS, is_raw_id, single_valued_for
+from kg_qgen.semantics.relations import (
+    INVERSE_FUNCTIONAL,
+    RAW_ID,
+    SCHEMA_RELATIONS,
+    is_raw_id,
+    single_valued_for,
+)
 from kg_qgen.textnorm import long_tokens, normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
@@ -172,6 +178,22 @@ class GraphIndex:
                 self.is_unique(s, relation) for s in subjects
             )
         return got
+
+    def identifies_subject(self, relation: str, obj: str) -> bool:
+        """Whether ``obj`` as a ``relation`` value has one subject in the world and in the graph.
+
+        Wikidata ids: :data:`~kg_qgen.semantics.relations.INVERSE_FUNCTIONAL`; other relation
+        ids: every object of the relation in the graph has exactly one subject. In both cases
+        the graph must give ``obj`` exactly one subject for ``relation``.
+        """
+        if len(self.subjects(relation, obj)) != 1:
+            return False
+        if relation in INVERSE_FUNCTIONAL:
+            return True
+        if RAW_ID.match(relation):
+            return False
+        objs = self.relation_objects(relation)
+        return len(objs) > 1 and all(len(self.subjects(relation, o)) == 1 for o in objs)
 
     def single_values(self, entity: str) -> dict[str, str]:
         """relation -> value for the single-valued relations the entity has exactly one value of."""

@@ -42,6 +42,20 @@ class MPRule:
     instance: str  # the target fact with its object masked; [X] = subject
     conclusion: str  # the question about the consequent; [X] = subject
 
+    @property
+    def wordings(self) -> tuple[str, ...]:
+        """The rule and its other wordings (:data:`REWORDINGS`), same meaning; >= 3."""
+        return (self.rule, *REWORDINGS.get(self.rule, ()))
+
+    @property
+    def instances(self) -> tuple[str, ...]:
+        return (self.instance, *_INSTANCE_ALT.get(self.instance, ()))
+
+    @property
+    def conclusions(self) -> tuple[str, ...]:
+        q = self.conclusion.removeprefix("According to this rule, ")
+        return (self.conclusion, f"Following the rule, {q}", f"So {q}", f"What does the rule say: {q}")
+
 
 _CITIZEN = "[X] is a citizen of a certain country."
 _BORN = "[X] was born in a certain city."
@@ -148,6 +162,52 @@ RULES: dict[tuple[str, str], MPRule] = {
         "Anything at a location is in the country that the location belongs to.",
         "[X] is at a certain location.",
         "According to this rule, in which country is [X]?",
+    ),
+}
+
+
+# Other wordings of each rule (same meaning, different words), chosen with the seed.
+REWORDINGS: dict[str, tuple[str, ...]] = {
+    RULES[("P27", "P30")].rule: (
+        "A person who is a citizen of some country is a citizen of a country on that country's "
+        "continent.",
+        "Citizenship of a country always means citizenship of a country lying on the continent "
+        "of that country.",
+    ),
+    RULES[("P495", "P30")].rule: (
+        "Whatever comes from a country comes from the continent that country is on.",
+        "If something originates in a country, its continent of origin is that country's "
+        "continent.",
+    ),
+    RULES[("P413", "P641")].rule: (
+        "A player of a given position plays the sport in which that position exists.",
+        "Every playing position belongs to one sport, and whoever plays the position plays "
+        "that sport.",
+    ),
+}
+
+
+def _reword(rule: str) -> tuple[str, str]:
+    """Two generic rewordings of a rule sentence that has no hand-written ones."""
+    body = rule[:1].lower() + rule[1:-1]
+    return (f"It is a general truth that {body}.", f"As a rule of the world, {body}.")
+
+
+for _r in RULES.values():
+    REWORDINGS.setdefault(_r.rule, _reword(_r.rule))
+
+_INSTANCE_ALT: dict[str, tuple[str, ...]] = {
+    _CITIZEN: ("[X] holds the citizenship of some country.", "[X] is a national of a country."),
+    _BORN: ("[X] was born in some city.", "The birthplace of [X] is a certain city."),
+    _DIED: ("[X] died in some city.", "The place of death of [X] is a certain city."),
+    _HQ: ("The headquarters of [X] are in some city.", "[X] is headquartered in a certain city."),
+    "[X] plays a certain position.": (
+        "[X] plays in some position.",
+        "There is a position that [X] plays.",
+    ),
+    "[X] originates from a certain country.": (
+        "[X] comes from some country.",
+        "There is a country that [X] originates from.",
     ),
 }
 

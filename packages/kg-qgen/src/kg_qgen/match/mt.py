@@ -1,34 +1,37 @@
-"""MT (modus tollens, (A -> B) and not-B |- not-A) on a two-hop chain, balanced yes/no by design.
+"""MT (modus tollens, (A -> B) and not-B |- not-A) on a two-hop chain; every item needs MT.
 
-Chain: the target (s r1 b) and (b r2 o2). The question states, in the indicative mood, the
-conditional "if the r1 of s is c, then its r2 is v", where (c r2 v) is a fact, and asks whether
-the r1 of s is c ("plain") or is not c ("negated"). The candidate c is either the real r1 object b
-(true antecedent, v = o2) or a distractor d with a different r2 value (false antecedent, v = r2(d)
-!= o2). Answer = "yes" exactly when (antecedent true) != (negated).
+Chain: the target (s r1 b), the fact to forget, and (b r2 o2). The question states a conditional
+A -> B whose consequent B is FALSE, and asks (yes/no) about its antecedent A. Two forms:
 
-Why every cell needs the target fact (s r1 b), the fact to forget:
+* **positive** (candidate d, another r1 object, with (d r2 v) a fact and v != o2): "if the r1 of
+  s is d, then the r2 of the r1 of s is v". The conditional holds (it is the fact (d r2 v)).
+  not-B ("the r2 of the r1 of s is not v") is known only through the target fact (r1(s) = b,
+  r2(b) = o2 != v); modus tollens gives not-A: the r1 of s is not d.
+* **negative** (candidate b itself): "if the r1 of s is not b, then the r2 of the r1 of s is not
+  o2". The conditional holds only because o2 identifies b (r2 is inverse-functional:
+  :meth:`GraphIndex.identifies_subject`, e.g. a city is the capital of one country). not-B ("the
+  r2 of the r1 of s is o2") is known only through the target fact; modus tollens gives not-A: the
+  r1 of s is b.
 
-* **false antecedent, plain** ("is the r1 of s d?" -> no): the conditional holds (it is the fact
-  (d r2 v)); the reader who knows r1(s) = b knows r2(r1(s)) = o2 != v, i.e. not-B, and so not-A
-  by modus tollens (or directly: b != d). Without the target fact nothing rules d out.
-* **false antecedent, negated** ("is the r1 of s not d?" -> yes): the same derivation of not-A.
-* **true antecedent, plain** ("is the r1 of s b?" -> yes): B is true (r2(b) = o2 = v), so modus
-  tollens does not fire and nothing in the question decides A; only the target fact affirms it.
-* **true antecedent, negated** ("is the r1 of s not b?" -> no): likewise only the target fact.
+In both forms the antecedent is false and the consequent is false: no item is a control that is
+answered by affirming a true antecedent. The ask is about A's proposition in the last sentence,
+plain ("... the r1 of s is c?") or negated ("... the r1 of s is not c?"). Answer = "yes" exactly
+when (form is negative) != (ask is negated). Each chain gives a negative question and (when a
+distractor exists) a positive one; along each (relation pair, form) the ask alternates plain /
+negated, and ``slot`` numbers the four cells of a relation pair into quads that the generator
+words alike and the sampler keeps whole, so relation words say nothing about the answer, and the generator draws the wording of the conditional and the ask
+from several paraphrases that share their words across forms, so no word or word pair does
+either (``kg_qgen.verify.balance`` measures it). (Round one asked both polarities of a chain as a
+pair; a pair's two questions are near copies, which kept MT's self-BLEU at 0.92 or more.)
 
-Balance by construction: chains alternate between true and false antecedents, and every chain
-yields BOTH polarities as a pair of questions worded identically except for "not" (``pair`` ties
-them; sampling keeps or drops a pair whole). So every word of a question occurs equally often in
-yes and no items, the word "not" is yes in half its uses, and the mood never differs (no
-subjunctive "were" for false antecedents). ``kg_qgen.verify`` measures it with a one-cue
-classifier.
-
-Target = (s r1 b). Bridge = b for a false antecedent (masked: neither b nor o2 may appear), None
-for a true one (the question names b as the candidate). Premises: target, (b r2 o2), and for a
-false antecedent the distractor fact (d r2 v). Distractors are drawn in proportion to how often
-they are an r1 object (the same distribution as true candidates), so a candidate's name says
-nothing about the antecedent either. ``extra``: ``antecedent`` ("true"/"false"), ``polarity``
-("plain"/"negated"), ``candidate`` (c), ``consequent`` (v), ``pair`` (chain number).
+Only chains whose second hop identifies its subject are used (a negative form must be possible),
+so the same relation chains give both forms. Target = (s r1 b). Bridge = b for the positive form
+(masked: neither b nor o2 may appear), None for the negative one (it names b and o2). Premises:
+target, (b r2 o2), and for the positive form the distractor fact (d r2 v). ``extra``:
+``antecedent`` ("false": the stated antecedent is always false), ``form``
+("positive"/"negative"), ``polarity`` ("plain"/"negated", of the ask), ``candidate`` (c),
+``consequent`` (v, or o2 for the negative form), ``pair`` (the question's number: one question
+each, no yes/no partner), ``slot`` (its quad within the relation pair).
 """
 
 from __future__ import annotations
@@ -42,49 +45,65 @@ from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 
 _TRIES = 8  # random distractor draws per chain before giving up
 NO_DISTRACTOR = "no distractor whose r2 value differs from the real one"
+NOT_IDENTIFYING = "the second hop's object does not identify its subject (no negative form)"
+
+
+def answer_for(form: str, polarity: str) -> str:
+    """The gold answer of an MT cell (module docs)."""
+    return "yes" if (form == "negative") != (polarity == "negated") else "no"
 
 
 def find(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None = None
 ) -> list[Match]:
     out: list[Match] = []
-    chains_per_target = max(1, cfg.max_per_target // 2)  # each chain is a pair of questions
-    n_chains = 0
+    # per (relation pair, form): questions so far; the ask alternates plain/negated along it and
+    # ``slot`` (its half) ties the four cells of one relation pair into a balanced quad
+    counter: Counter[tuple[str, str, str]] = Counter()
     for f1 in sample_targets(index.facts, rng):
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
         if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
             continue
-        for f2 in index.chains(f1, rng, chains_per_target):
-            true_antecedent = n_chains % 2 == 0
-            if true_antecedent:
-                premises, candidate, consequent, bridge = [f1, f2], f1.object, f2.object, None
-            else:
-                d_fact = _distractor(index, f1, f2, rng)
-                if d_fact is None:
-                    note(stats, NO_DISTRACTOR)
-                    continue
+        for f2 in index.chains(f1, rng, 1):
+            if not index.identifies_subject(f2.relation, f2.object):
+                note(stats, NOT_IDENTIFYING)
+                continue
+            cells: list[tuple[str, list[Fact], str, str, str | None]] = [
+                ("negative", [f1, f2], f1.object, f2.object, None)
+            ]
+            d_fact = _distractor(index, f1, f2, rng) if cfg.max_per_target > 1 else None
+            if d_fact is not None:
                 premises = [f1, f2, d_fact]
-                candidate, consequent, bridge = d_fact.subject, d_fact.object, f1.object
-            for negated in (False, True):
+                cells.append(("positive", premises, d_fact.subject, d_fact.object, f1.object))
+            else:
+                note(stats, NO_DISTRACTOR)
+            for form, premises, candidate, consequent, bridge in cells:
+                key = (f1.relation, f2.relation, form)
+                # positives start two places later, so a chain's two questions fall into
+                # different quads (a quad shares its wording; siblings share the subject)
+                k = counter[key] + (2 if form == "positive" else 0)
+                counter[key] += 1
+                polarity = ("plain", "negated")[k % 2]
                 out.append(
                     Match(
                         "MT",
                         premises,
                         target=f1,
                         bridge=bridge,
-                        answer="yes" if true_antecedent != negated else "no",
+                        answer=answer_for(form, polarity),
                         answer_is_entity=False,
                         extra={
-                            "antecedent": "true" if true_antecedent else "false",
-                            "polarity": "negated" if negated else "plain",
+                            "antecedent": "false",
+                            "form": form,
+                            "polarity": polarity,
                             "candidate": candidate,
                             "consequent": consequent,
-                            "pair": n_chains,
+                            "pair": len(out),
+                            "slot": k // 2,
                         },
                     )
                 )
-            n_chains += 1
     return out
 
 

@@ -18,6 +18,11 @@ person). A relation that is not a Wikidata id (a slug from a text source or a cu
 is treated as single-valued when every subject in the graph has exactly one object for it (a
 documented heuristic: the graph is the only evidence there is).
 
+**Inverse-functional relations.** :data:`INVERSE_FUNCTIONAL` lists the Wikidata properties whose
+object has one subject (capital, head of government, CEO, head coach, director / manager): only
+for them is "if the r1 of s is not b, then the r2 of the r1 of s is not o2" true. A relation that
+is not a Wikidata id counts when every object in the graph has exactly one subject for it.
+
 **Schema relations** (``P31`` instance of, ``P279`` subclass of) say what kind of thing an entity
 is; they feed :mod:`kg_qgen.semantics.classes` and are never asked about.
 """
@@ -32,6 +37,7 @@ from importlib import resources
 __all__ = [
     "RAW_ID",
     "SCHEMA_RELATIONS",
+    "INVERSE_FUNCTIONAL",
     "SINGLE_VALUED",
     "is_raw_id",
     "shipped_relation_labels",
@@ -59,6 +65,12 @@ SINGLE_VALUED: dict[str, frozenset[str] | None] = {
     "P1037": _ANY,  # director / manager (one at a time)
     "P641": frozenset({"position", "team"}),  # sport: one for a playing position or a team
 }
+
+# Relations whose object has one subject in the world (the object determines the subject): a city
+# is the capital of one country, a person heads one government, is CEO of, coaches or manages one
+# organisation at a time. MT's "negative" conditional ("if the country of X is not France, then
+# the capital of X's country is not Paris") is true only for these (kg_qgen.match.mt).
+INVERSE_FUNCTIONAL: frozenset[str] = frozenset({"P36", "P6", "P169", "P286", "P1037"})
 
 
 def is_raw_id(label: str) -> bool:
