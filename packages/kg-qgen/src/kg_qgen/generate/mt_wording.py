@@ -117,4 +117,5 @@ def mt_question(
     if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
         asked = asked_p1.possessive(subject)
     proposition = f"{asked} {negated if polarity == 'negated' else 'is'} {c}"
+    cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
     return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame

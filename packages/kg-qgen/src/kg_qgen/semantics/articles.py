@@ -115,6 +115,6 @@ def doubled_word(text: str, names: tuple[str, ...] = ()) -> str | None:
     """A word written twice in a row outside entity names ("of of", "the the"), or None."""
     for name in sorted(names, key=len, reverse=True):
         if name:
-            text = text.replace(name, " ")
+            text = text.replace(name, " \ue000 ")  # a name is one opaque token
     m = _DOUBLED.search(text)
     return m.group(1) if m else None

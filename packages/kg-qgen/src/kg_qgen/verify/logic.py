@@ -40,6 +40,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import RULES, rule_fits
 from kg_qgen.semantics.aliases import alias_problem
+from kg_qgen.semantics.relations import MULTI_VALUED
 from kg_qgen.textnorm import contains_phrase, normalize
 from kg_qgen.verify.base import Reject
 
@@ -65,6 +66,8 @@ def _mentions(text: str, graph: KnowledgeGraph, entity: str) -> bool:
 
 
 def _unique(idx: GraphIndex, s: str, r: str) -> str | None:
+    if r in MULTI_VALUED:
+        return f"{idx.graph.relation_label(r)!r} takes several objects in the world (one right answer needs one)"
     if not idx.is_unique(s, r):
         n = len(idx.objects(s, r))
         return f"({idx.graph.label(s)}, {idx.graph.relation_label(r)}) has {n} objects in the graph"
@@ -119,7 +122,15 @@ def _ll(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     alias = str(r.get("alias") or "")
     if alias not in g.aliases(s):
         return f"{alias!r} is not an alias of {g.label(s)!r} in the graph"
-    why = alias_problem(alias, g.label(s), idx.owners, s, _names(g, o))
+    why = alias_problem(
+        alias,
+        g.label(s),
+        idx.owners,
+        s,
+        _names(g, o),
+        entity_class=idx.entity_class(s),
+        sports=idx.sport_labels(s),
+    )
     if why:
         return f"alias {alias!r}: {why}"
     if not contains_phrase(text, normalize(alias)):
@@ -139,6 +150,8 @@ def _cc(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return "the premises do not share (relation, object) with two different subjects"
     if r.get("answer_id") != o1 or r.get("bridge_id") != o1 or r.get("partner_id") != s2:
         return "answer/bridge/partner do not match the premises"
+    if r1 in MULTI_VALUED:
+        return f"{idx.graph.relation_label(r1)!r} takes several objects: more than one right answer"
     shared = set(idx.objects(s1, r1)) & set(idx.objects(s2, r1))
     if shared != {o1}:
         return f"the two subjects share {len(shared)} values of the relation, not exactly one"
@@ -181,6 +194,12 @@ def _ds(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return f"the elimination clause fits {[g.label(o) for o in fits]}, not exactly one option"
     if len(opts) - len(fits) < 2:
         return "fewer than two candidates remain after elimination"
+    from kg_qgen.graph import Fact
+    from kg_qgen.match.ds import other_fact_decides
+
+    why = other_fact_decides(idx, Fact(s, rel, gold), [o for o in opts if o != d])
+    if why:
+        return why
     labels = [g.label(o) for o in opts]
     if r.get("options") != labels:
         return "options are not the labels of option_ids"
