@@ -76,7 +76,10 @@ _NO_MATCH_REASON = {
         "few two-hop chains whose relation pair has a rule (kg_qgen.match.mp.RULES) fitting the "
         "subject's class"
     ),
-    "MT": "few two-hop chains with a usable distractor (another r1 object whose r2 value differs)",
+    "MT": (
+        "few two-hop chains whose second hop identifies its subject and whose bridge another "
+        "chain can take as distractor"
+    ),
     "LL": "few facts whose subject has an alias that identifies it",
     "CC": "few (relation, object) pairs shared by two distinct subjects",
     "DS": (
@@ -142,13 +145,13 @@ def _drop_orphans(
 
 
 def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
-    """MT chains balanced over the four cells (positive/negative conditional x plain/negated
-    ask) within every relation pair, seeded.
+    """MT questions balanced in answer, form and candidate names, seeded.
 
-    Chains are grouped by relation pair and taken one of each cell at a time (round robin over
-    the relation pairs), so neither the form, the ask nor the relation chain says anything about
-    the answer; leftovers fill up to ``per_type`` at the end. Records sharing ``pair`` (an LLM
-    generator's yes/no pair) stay together.
+    The matcher ties questions into quads (``slot`` within a relation pair: a negative
+    conditional asked plain and negated, and the two positive ones that mirror them, whose
+    distractor is the negative's candidate). Whole quads are taken first, then mirror pairs
+    (a positive and its negative: same slot and polarity, opposite answers), then, only if still
+    short, single questions. Records sharing ``pair`` (an LLM generator's pair) stay together.
     """
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in pool:
@@ -158,44 +161,32 @@ def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict
         g = groups[key]
         rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
         slots[(*rels, str(g[0].get("slot")))].append(g)
-    whole = [v for v in slots.values() if len(v) == 4 and None not in v]
-    if len(whole) * 4 >= per_type:  # enough complete quads: the four cells share wording
-        rng.shuffle(whole)
-        return [r for q in whole[: per_type // 4] for g in q for r in g] + [
-            r for q in whole[per_type // 4 :] for g in q for r in g
-        ][: per_type % 4]
-    cells = (
-        ("positive", "plain"),
-        ("positive", "negated"),
-        ("negative", "plain"),
-        ("negative", "negated"),
-    )
-    by_chain: dict[tuple[str, ...], dict[tuple[str, str], list[list[dict]]]] = defaultdict(
-        lambda: {c: [] for c in cells}
-    )
-    for key in sorted(groups, key=str):
-        g = groups[key]
-        rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
-        cell = (str(g[0].get("form")), str(g[0].get("polarity")))
-        by_chain[rels].setdefault(cell, []).append(g)
-    quads: list[list[list[dict]]] = []
-    singles: list[list[dict]] = []
-    for rels in sorted(by_chain):
-        lists = list(by_chain[rels].values())
-        for cell_list in lists:
-            rng.shuffle(cell_list)
-        k = min(len(x) for x in lists)
-        quads += [[x[i] for x in lists] for i in range(k)]
-        singles += [g for x in lists for g in x[k:]]
-    rng.shuffle(quads)
-    rng.shuffle(singles)
+    quads, pairs, singles = [], [], []
+    for key in sorted(slots):
+        members = slots[key]
+        forms = {(str(g[0].get("form")), str(g[0].get("polarity"))) for g in members}
+        if len(members) == 4 and len(forms) == 4:
+            quads.append(members)
+            continue
+        for pol in ("plain", "negated"):
+            pos = [g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "positive"]
+            neg = [g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "negative"]
+            if pos and neg:
+                pairs.append([pos[0], neg[0]])
+                singles += pos[1:] + neg[1:]
+            else:
+                singles += pos + neg
+    for bucket in (quads, pairs, singles):
+        rng.shuffle(bucket)
     chosen: list[list[dict]] = []
     n = 0
-    for g in [g for q in quads for g in q] + singles:
-        if n + len(g) > per_type:
+    units = [q for q in quads] + [p for p in pairs]
+    for unit in units:
+        size = sum(len(g) for g in unit)
+        if n + size > per_type:
             continue
-        chosen.append(g)
-        n += len(g)
+        chosen += unit
+        n += size
     return [r for g in chosen for r in g]
 
 
@@ -329,8 +320,9 @@ def build(
             )
             if t == "MT":
                 shortfall[t] += (
-                    "; MT keeps whole yes/no pairs with as many true as false antecedents "
-                    f"({c['verified']} verified)"
+                    "; MT keeps only mirrored questions (a negative conditional and a positive "
+                    "one whose distractor is its candidate), so names say nothing about the "
+                    f"form ({c['verified']} verified)"
                 )
 
     questions = [r for t in types for r in kept[t]]

@@ -8,12 +8,13 @@ judge) can compare a response with it directly.
 
 Why these wordings: the answer is yes exactly when (negative form) != (negated ask), so a word
 that marked the negative conditionals and the "not" of the negated ask would together read the
-answer (a two-word rule, ``kg_qgen.verify.balance``). The negative conditionals therefore come in
-six wordings with different words ("is not", "is other than", "differs from", "is different
-from", "is anything besides", "isn't"), and each positive conditional's consequent mirrors one of
-them ("is none other than", "does not differ from", "is no different from", ...), so every word
-occurs about as often in both forms; the frames, lead-ins and asks are shared by both forms and
-both polarities, and the four cells of a relation pair's quad share their draws.
+answer (a two-word rule, ``kg_qgen.verify.balance``). Each line of :data:`_WORDINGS` therefore
+words the negative and the positive conditional with the SAME words, only where "not" stands
+differs ("if X is not c, then Y is anything other than v" / "if X is c, then Y is not anything
+other than v"), and the matcher ties a negative question and a positive one whose distractor is
+its candidate (same names) into a mirror pair, asked with the same polarity; the generator draws
+every wording choice once per mirror pair. Within a pair a word is present in the yes item
+exactly when it is present in the no item, so no rule of template words beats chance.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from kg_qgen.generate.phrasing import RelationPhrase
 
 __all__ = ["mt_question"]
 
-_LEADS = ("", "", "", "Suppose this: ", "Given: ")
+_LEADS = ("", "", "", "", "Given: ")
 _ASKS = (
     "Is it the case that {p}?",
     "Is it true that {p}?",
     "Does it follow that {p}?",
-    "Can you conclude that {p}?",
-    "Then is it so that {p}?",
+    "So {p}?",
+    "Then {p}?",
 )
 
 
@@ -38,25 +39,18 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# (antecedent, consequent) for a negative conditional: "{t} is not {c}" / "{n} is not {v}"
-_NEGATIONS = (
-    ("{t} is not {c}", "{n} is not {v}"),
-    ("{t} is other than {c}", "{n} is other than {v}"),
-    ("{t} differs from {c}", "{n} differs from {v}"),
-    ("{t} is different from {c}", "{n} is different from {v}"),
-    ("{t} is anything besides {c}", "{n} is anything besides {v}"),
-    ("{t} isn't {c}", "{n} isn't {v}"),
-)
-# consequent of a positive conditional: the same words as the negative ones use, so that no
-# word marks a form ("none other than", "no different from" say "is")
-# each mirrors the negative wording at the same position
-_AFFIRMATIONS = (
-    "{n} is {v}",
-    "{n} is none other than {v}",
-    "{n} does not differ from {v}",
-    "{n} is no different from {v}",
-    "{n} is {v} and nothing besides",
-    "{n} is indeed {v}",
+# (negative antecedent, negative consequent, positive antecedent, positive consequent): each
+# line's two conditionals use the SAME words, only where "not" stands differs, so no word marks
+# a form: "if {t} is not {c}, then {n} is anything other than {v}" (= if not c then not v) and
+# "if {t} is {c}, then {n} is not anything other than {v}" (= if c then v)
+_WORDINGS = (
+    ("{t} is not {c}", "{n} is anything other than {v}", "{t} is {c}",
+     "{n} is not anything other than {v}"),
+    ("{t} is not {c}", "{n} is something other than {v}", "{t} is {c}",
+     "{n} is not something other than {v}"),
+    ("{t} is not {c}", "{n} is different from {v}", "{t} is {c}", "{n} is not different from {v}"),
+    ("{t} is anything but {c}", "{n} is not {v}", "{t} is not anything but {c}", "{n} is {v}"),
+    ("{t} is other than {c}", "{n} is not {v}", "{t} is not other than {c}", "{n} is {v}"),
 )
 # the conditional A -> B, the same frames for both forms
 _FRAMES = (
@@ -80,42 +74,45 @@ def mt_question(
     polarity: str,
     candidate_pronoun: str | None,
     rng: random.Random,
+    shared: random.Random | None = None,
 ) -> tuple[str, int]:
     """(question, frame) for one MT cell (module docs).
 
-    ``rng`` must be seeded by the chain (the pair), not the item: the two asks of a chain then
-    share every word except the "not" of the negated ask.
+    ``shared`` (seeded by the mirror pair: a negative conditional and its mirrored positive,
+    asked alike) draws every wording choice, so the two questions differ only in their
+    subjects and where "not" stands in the conditional; ``rng`` is used when none is given.
     """
+    rng = shared or rng  # every draw is shared by the mirror pair (see module docs)
+    wording = rng.randrange(len(_WORDINGS))
+    frame = rng.randrange(len(_FRAMES))
+    ask = rng.choice(_ASKS)
     asked_p1 = p1
     p1, p2 = p1.varied(rng), p2.varied(rng)
     thing = p1.np(subject)
     if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
         thing = p1.possessive(subject)  # the conditional's wording; the ask keeps p1.np
-    ref = rng.randrange(3)
+    ref = rng.randrange(4)
+    that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
     if p2.inverse or p1.inverse:
         then = p2.np(thing)
-    elif ref == 0 and candidate_pronoun is not None:
+    elif ref in (0, 3) and candidate_pronoun is not None:
         then = f"{candidate_pronoun} {p2.noun}"
     elif ref == 1:
-        then = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
+        then = that
     else:
         then = p2.np(thing)
     c, v = candidate, consequent
-    negation = rng.randrange(len(_NEGATIONS))
+    neg_a, neg_b, pos_a, pos_b = _WORDINGS[wording]
     if form == "positive":
-        a = f"{thing} is {c}"
-        b = _AFFIRMATIONS[negation].format(n=then, v=v)
+        a, b = pos_a.format(t=thing, c=c), pos_b.format(n=then, v=v)
     else:
-        a_t, b_t = _NEGATIONS[negation]
-        a, b = a_t.format(t=thing, c=c), b_t.format(n=then, v=v)
-    frame = rng.randrange(len(_FRAMES))
+        a, b = neg_a.format(t=thing, c=c), neg_b.format(n=then, v=v)
+    possessive_ask = rng.random() < 0.5
     cond = _FRAMES[frame].format(a=a, b=b)
-    ask = rng.choice(_ASKS)
     lead = rng.choice(_LEADS)
-    negated = ("is not", "isn't")[rng.randrange(2)]  # drawn for both asks of the pair alike
     asked = asked_p1.np(subject)
-    if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
+    if not p1.inverse and not subject.startswith("the ") and possessive_ask:
         asked = asked_p1.possessive(subject)
-    proposition = f"{asked} {negated if polarity == 'negated' else 'is'} {c}"
+    proposition = f"{asked} {'is not' if polarity == 'negated' else 'is'} {c}"
     cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
     return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame

@@ -33,7 +33,7 @@ from kg_qgen.semantics.articles import with_article
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 6, "LL": 8, "CC": 7, "DS": 6, "MT": 6}
+FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 6, "LL": 8, "CC": 7, "DS": 8, "MT": 6}
 
 
 def _cap(text: str) -> str:
@@ -41,7 +41,7 @@ def _cap(text: str) -> str:
 
 
 def _join_options(options: list[str], rng: random.Random) -> str:
-    joiner = rng.choice((" or ", " and "))
+    joiner = rng.choice((" or ", " and ", ", or "))
     return ", ".join(options[:-1]) + joiner + options[-1]
 
 
@@ -84,12 +84,17 @@ class TemplateGenerator:
         counters: dict[str, int] = {}
         records = []
         for i, m in enumerate(matches):
-            key = str(i)
-            if m.type == "MT":  # the four cells of a quad share their wording draws
+            rng = random.Random(f"{self.seed}:{m.type}:{i}")
+            if m.type == "MT":
+                # a mirror pair (a negative question and the positive one whose distractor is
+                # its candidate: same slot and ask) shares every wording draw, so a template
+                # word is in its yes item exactly when it is in its no item
                 rels = ":".join(p.relation for p in m.premises[:2])
-                key = f"{rels}:{m.extra.get('slot', i)}"
-            rng = random.Random(f"{self.seed}:{m.type}:{key}")
-            question, frame, extra = _BUILDERS[m.type](m, graph, index, rng)
+                mirror = f"{m.extra.get('slot', i)}:{m.extra['polarity']}"
+                quad = random.Random(f"{self.seed}:MT:{rels}:{mirror}")
+                question, frame, extra = _mt(m, graph, index, rng, quad)
+            else:
+                question, frame, extra = _BUILDERS[m.type](m, graph, index, rng)
             n = counters.get(m.type, 0)
             counters[m.type] = n + 1
             extra = {"generator": self.name, "template": f"{m.type}/{frame}", **extra}
@@ -230,7 +235,13 @@ def _lower_first(text: str) -> str:
     return text
 
 
-def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
+def _mt(
+    m: Match,
+    g: KnowledgeGraph,
+    idx: GraphIndex,
+    rng: random.Random,
+    quad: random.Random | None = None,
+) -> Built:
     f1, f2 = m.premises[0], m.premises[1]
     q, frame = mt_question(
         p1=_rel(g, f1.relation),
@@ -242,6 +253,7 @@ def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         polarity=m.extra["polarity"],
         candidate_pronoun=pronoun(idx, m.extra["candidate"]),
         rng=rng,
+        shared=quad or rng,
     )
     return q, frame, {}
 
@@ -271,9 +283,19 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     return q, frame, {}
 
 
+_DS_CLAUSES = (
+    "it is not the one whose {n} is {v}",
+    "it is not the option with {v} as its {n}",
+    "the candidate whose {n} is {v} is ruled out",
+    "the one with the {n} {v} can be excluded",
+    "the option that has {v} as {n} is wrong",
+    "you can rule out whichever has the {n} {v}",
+)
+
+
 def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p = _rel(g, f.relation)
+    p = _rel(g, f.relation).varied(rng)
     s = name_of(idx, f.subject)
     options = [name_of(idx, o) for o in m.extra["options"]]
     _, rel, value = m.extra["elimination_fact"]
@@ -281,14 +303,7 @@ def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     if n2.inverse:
         clause = f"it is not the one that is {n2.inverse} {v}"
     else:
-        clause = rng.choice(
-            (
-                f"it is not the one whose {n2.noun} is {v}",
-                f"it is not the option with {v} as its {n2.noun}",
-                f"the candidate whose {n2.noun} is {v} is ruled out",
-                f"the one with the {n2.noun} {v} can be excluded",
-            )
-        )
+        clause = rng.choice(_DS_CLAUSES).format(n=n2.varied(rng).noun, v=v)
     opts = _join_options(options, rng)
     np = _of(p, s, rng)
     frame = rng.randrange(FRAMES["DS"])
@@ -302,8 +317,12 @@ def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         q = f"Among {opts}, one is {np}. Given that {clause}, which one?"
     elif frame == 4:
         q = f"Here are candidates for {np}: {opts}. We know {clause}. What is the answer?"
-    else:
+    elif frame == 5:
         q = f"Knowing that {clause}, pick {np} from these: {opts}."
+    elif frame == 6:
+        q = f"{_cap(clause)}. So which of {opts} is {np}?"
+    else:
+        q = f"Is {np} {opts}? Bear in mind that {clause}."
     return q, frame, {}
 
 

@@ -43,8 +43,7 @@ from kg_qgen.graph import Fact
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 
-_TRIES = 8  # random distractor draws per chain before giving up
-NO_DISTRACTOR = "no distractor whose r2 value differs from the real one"
+NO_DISTRACTOR = "no other chain can take this chain's bridge as its distractor (no mirror)"
 NOT_IDENTIFYING = "the second hop's object does not identify its subject (no negative form)"
 
 
@@ -56,12 +55,19 @@ def answer_for(form: str, polarity: str) -> str:
 def find(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None = None
 ) -> list[Match]:
-    out: list[Match] = []
-    # per (relation pair, form): questions so far; the ask alternates plain/negated along it and
-    # ``slot`` (its half) ties the four cells of one relation pair into a balanced quad
-    counter: Counter[tuple[str, str, str]] = Counter()
+    """Every chain gives a negative question; positives MIRROR negatives (module docs).
+
+    A positive's distractor is the candidate of a negative question of the same relation pair
+    (the real bridge of another chain), its ask has the same polarity and both share ``slot``.
+    So each entity is a candidate (and its r2 value a consequent) as often in positive as in
+    negative questions, and names say nothing about the form (with distractors drawn by
+    frequency, "america" flipped by "not" was right on 0.69 of a MQuAKE set). Matching is
+    greedy, negatives with rare candidates first (they can use the hub's chains).
+    """
+    chains: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
+    n_chains = 0
     for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
+        if cfg.max_matches is not None and 2 * n_chains >= cfg.max_matches:
             break
         if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
             continue
@@ -69,60 +75,97 @@ def find(
             if not index.identifies_subject(f2.relation, f2.object):
                 note(stats, NOT_IDENTIFYING)
                 continue
-            cells: list[tuple[str, list[Fact], str, str, str | None]] = [
-                ("negative", [f1, f2], f1.object, f2.object, None)
-            ]
-            d_fact = _distractor(index, f1, f2, rng) if cfg.max_per_target > 1 else None
-            if d_fact is not None:
-                premises = [f1, f2, d_fact]
-                cells.append(("positive", premises, d_fact.subject, d_fact.object, f1.object))
-            else:
+            chains.setdefault((f1.relation, f2.relation), []).append((f1, f2))
+            n_chains += 1
+    out: list[Match] = []
+    for key in sorted(chains):
+        group = chains[key]
+        freq = Counter(f1.object for f1, _ in group)
+        order = sorted(range(len(group)), key=lambda i: (freq[group[i][0].object], i))
+        # positives come from the hub's chains first: rare candidates can use them, the hub's
+        # own candidate cannot
+        by_hub = sorted(range(len(group)), key=lambda j: (-freq[group[j][0].object], j))
+        used: set[int] = set()  # chains already used for a positive
+        mirrored: list[tuple[int, int, Fact]] = []  # (negative chain, positive chain, d fact)
+        lone: list[int] = []
+        for i in order:
+            f1, f2 = group[i]
+            hit = None
+            if cfg.max_per_target > 1:
+                for j in by_hub:
+                    if j == i or j in used:
+                        continue
+                    fact = _usable(index, group[j][0], group[j][1], f1.object)
+                    if fact is not None:
+                        hit = (j, fact)
+                        break
+            if hit is None:
                 note(stats, NO_DISTRACTOR)
-            for form, premises, candidate, consequent, bridge in cells:
-                key = (f1.relation, f2.relation, form)
-                # positives start two places later, so a chain's two questions fall into
-                # different quads (a quad shares its wording; siblings share the subject)
-                k = counter[key] + (2 if form == "positive" else 0)
-                counter[key] += 1
-                polarity = ("plain", "negated")[k % 2]
-                out.append(
-                    Match(
-                        "MT",
-                        premises,
-                        target=f1,
-                        bridge=bridge,
-                        answer=answer_for(form, polarity),
-                        answer_is_entity=False,
-                        extra={
-                            "antecedent": "false",
-                            "form": form,
-                            "polarity": polarity,
-                            "candidate": candidate,
-                            "consequent": consequent,
-                            "pair": len(out),
-                            "slot": k // 2,
-                        },
-                    )
-                )
+                lone.append(i)
+                continue
+            used.add(hit[0])
+            mirrored.append((i, hit[0], hit[1]))
+        rng.shuffle(mirrored)
+        for k, (i, j, d_fact) in enumerate(mirrored):
+            polarity = ("plain", "negated")[k % 2]
+            (f1, f2), (g1, g2) = group[i], group[j]
+            out.append(_match([f1, f2], f1, "negative", polarity, f2, None, len(out), k // 2))
+            out.append(
+                _match([g1, g2, d_fact], g1, "positive", polarity, d_fact, g1.object, len(out), k // 2)
+            )
+        base = (len(mirrored) + 1) // 2
+        for k, i in enumerate(lone):
+            f1, f2 = group[i]
+            polarity = ("plain", "negated")[k % 2]
+            out.append(
+                _match([f1, f2], f1, "negative", polarity, f2, None, len(out), base + k // 2 + 10**6)
+            )
     return out
 
 
-def _distractor(index: GraphIndex, f1: Fact, f2: Fact, rng: random.Random) -> Fact | None:
-    """A fact (d r2 v) with d another r1 object (drawn by frequency) and v != the real r2 value."""
-    facts = index.by_relation[f1.relation]
-    own = set(index.objects(f1.subject, f1.relation))
-    masked = index.long_tokens(f1.object)
+def _match(
+    premises: list[Fact],
+    f1: Fact,
+    form: str,
+    polarity: str,
+    cand_fact: Fact,
+    bridge: str | None,
+    number: int,
+    slot: int,
+) -> Match:
+    return Match(
+        "MT",
+        premises,
+        target=f1,
+        bridge=bridge,
+        answer=answer_for(form, polarity),
+        answer_is_entity=False,
+        extra={
+            "antecedent": "false",
+            "form": form,
+            "polarity": polarity,
+            "candidate": cand_fact.subject,
+            "consequent": cand_fact.object,
+            "pair": number,
+            "slot": slot,
+        },
+    )
+
+
+def _usable(index: GraphIndex, f1: Fact, f2: Fact, d: str) -> Fact | None:
+    """(d r2 v) when d can be the distractor of chain (f1, f2): another r1 object than the real
+    one, one r2 value v different from the real one, no word shared with the masked bridge."""
+    if d in index.objects(f1.subject, f1.relation) or d == f1.subject:
+        return None
+    if not index.is_unique(d, f2.relation):
+        return None
+    v = index.objects(d, f2.relation)[0]
+    if v in (f2.object, f1.subject, f1.object):
+        return None
     real = (index.norm_label(f1.object), index.norm_label(f2.object))
-    for _ in range(_TRIES):
-        d = facts[rng.randrange(len(facts))].object
-        if d in own or d == f1.subject or not index.is_unique(d, f2.relation):
-            continue
-        v = index.objects(d, f2.relation)[0]
-        if v in (f2.object, f1.subject, f1.object):
-            continue
-        if index.norm_label(d) in real or index.norm_label(v) in real:
-            continue
-        if masked and (masked & index.long_tokens(d) or masked & index.long_tokens(v)):
-            continue  # it would share a word with the masked bridge
-        return next(x for x in index.by_subject[d] if x.relation == f2.relation)
-    return None
+    if index.norm_label(d) in real or index.norm_label(v) in real:
+        return None
+    masked = index.long_tokens(f1.object)
+    if masked and (masked & index.long_tokens(d) or masked & index.long_tokens(v)):
+        return None
+    return next(x for x in index.by_subject[d] if x.relation == f2.relation)
