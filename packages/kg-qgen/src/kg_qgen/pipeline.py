@@ -127,7 +127,8 @@ def _drop_orphans(
     """MT records generated as a pair (two sharing ``pair``): one whose partner was rejected goes
     too. The template generator gives one question per chain, so it has no pairs."""
     sizes: Counter[Any] = Counter(
-        r.get("pair") for r in (generated if generated is not None else records)
+        r.get("pair")
+        for r in (generated if generated is not None else records)
         if r["type"] == "MT"
     )
     groups: dict[Any, list[dict]] = defaultdict(list)
@@ -169,8 +170,12 @@ def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict
             quads.append(members)
             continue
         for pol in ("plain", "negated"):
-            pos = [g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "positive"]
-            neg = [g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "negative"]
+            pos = [
+                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "positive"
+            ]
+            neg = [
+                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "negative"
+            ]
             if pos and neg:
                 pairs.append([pos[0], neg[0]])
                 singles += pos[1:] + neg[1:]
@@ -180,7 +185,13 @@ def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict
         rng.shuffle(bucket)
     chosen: list[list[dict]] = []
     n = 0
-    units = [q for q in quads] + [p for p in pairs]
+
+    def halves(quad: list[list[dict]]) -> list[list[list[dict]]]:
+        """A quad's two mirror pairs (same polarity, one positive and one negative)."""
+        return [[g for g in quad if g[0].get("polarity") == pol] for pol in ("plain", "negated")]
+
+    n_quads = per_type // 4
+    units = quads[:n_quads] + pairs + [h for q in quads[n_quads:] for h in halves(q)]
     for unit in units:
         size = sum(len(g) for g in unit)
         if n + size > per_type:

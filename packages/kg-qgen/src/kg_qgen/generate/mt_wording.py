@@ -44,10 +44,18 @@ def _cap(text: str) -> str:
 # a form: "if {t} is not {c}, then {n} is anything other than {v}" (= if not c then not v) and
 # "if {t} is {c}, then {n} is not anything other than {v}" (= if c then v)
 _WORDINGS = (
-    ("{t} is not {c}", "{n} is anything other than {v}", "{t} is {c}",
-     "{n} is not anything other than {v}"),
-    ("{t} is not {c}", "{n} is something other than {v}", "{t} is {c}",
-     "{n} is not something other than {v}"),
+    (
+        "{t} is not {c}",
+        "{n} is anything other than {v}",
+        "{t} is {c}",
+        "{n} is not anything other than {v}",
+    ),
+    (
+        "{t} is not {c}",
+        "{n} is something other than {v}",
+        "{t} is {c}",
+        "{n} is not something other than {v}",
+    ),
     ("{t} is not {c}", "{n} is different from {v}", "{t} is {c}", "{n} is not different from {v}"),
     ("{t} is anything but {c}", "{n} is not {v}", "{t} is not anything but {c}", "{n} is {v}"),
     ("{t} is other than {c}", "{n} is not {v}", "{t} is not other than {c}", "{n} is {v}"),

@@ -216,11 +216,11 @@ def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 1:
         q = f"Rule: {stated} Fact: {instance} Question: {conclusion}"
     elif frame == 2:
-        q = f"Assume this general rule: {stated} Now, {instance} {conclusion}"
+        q = f"Assume this general rule: {stated} Now, {_lower_first(instance)} {conclusion}"
     elif frame == 3:
         q = f"{instance} Keep in mind that {_lower_first(stated)} {conclusion}"
     elif frame == 4:
-        q = f"Here is a fact about the world: {stated} Also, {instance} {conclusion}"
+        q = f"Here is a fact about the world: {stated} Also, {_lower_first(instance)} {conclusion}"
     else:
         q = f"Given that {_lower_first(stated)[:-1]}, and that {_lower_first(instance)[:-1]}: " + (
             _lower_first(conclusion)
@@ -230,7 +230,25 @@ def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
 
 def _lower_first(text: str) -> str:
     first = text.split(" ", 1)[0]
-    if first in ("Anyone", "Anything", "Any", "Every", "An", "A", "Each", "Whoever", "All"):
+    if first in (
+        "Anyone",
+        "Anything",
+        "Any",
+        "Every",
+        "An",
+        "A",
+        "Each",
+        "Whoever",
+        "All",
+        "There",
+        "The",
+        "Whatever",
+        "Everything",
+        "Citizenship",
+        "If",
+        "It",
+        "As",
+    ):
         return text[:1].lower() + text[1:]
     return text
 

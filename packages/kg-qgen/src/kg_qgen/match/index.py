@@ -256,9 +256,7 @@ class GraphIndex:
                 (
                     a,
                     normalize(a),
-                    alias_problem(
-                        a, label, self.owners, entity, entity_class=cls, sports=sports
-                    ),
+                    alias_problem(a, label, self.owners, entity, entity_class=cls, sports=sports),
                 )
                 for a in self.graph.aliases(entity)
             ]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
@@ -55,7 +55,12 @@ class MPRule:
     @property
     def conclusions(self) -> tuple[str, ...]:
         q = self.conclusion.removeprefix("According to this rule, ")
-        return (self.conclusion, f"Following the rule, {q}", f"So {q}", f"What does the rule say: {q}")
+        return (
+            self.conclusion,
+            f"Following the rule, {q}",
+            f"So {q}",
+            f"What does the rule say: {q}",
+        )
 
 
 _CITIZEN = "[X] is a citizen of a certain country."
@@ -197,7 +202,11 @@ _LEADS: dict[str, tuple[str, ...]] = {
 # (r1, r2) -> (ways to say the premise, ways to say the conclusion), combined with a lead
 _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
     ("P27", "P30"): (
-        ("is a citizen of a country", "holds a country's citizenship", "is a national of some country"),
+        (
+            "is a citizen of a country",
+            "holds a country's citizenship",
+            "is a national of some country",
+        ),
         (
             "is a citizen of a country on that country's continent",
             "holds citizenship on the continent where that country lies",
@@ -276,7 +285,7 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def rule_wordings(rule: MPRule) -> tuple[str, ...]:
     """Every wording of a rule: the table's sentence, hand rewordings and the combinations of a
     lead for its subject class with each way to say its premise and conclusion (``_PARTS``)."""

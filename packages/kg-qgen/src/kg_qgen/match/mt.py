@@ -67,7 +67,7 @@ def find(
     chains: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
     n_chains = 0
     for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and 2 * n_chains >= cfg.max_matches:
+        if cfg.max_matches is not None and n_chains >= cfg.max_matches:
             break
         if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
             continue
@@ -111,14 +111,18 @@ def find(
             (f1, f2), (g1, g2) = group[i], group[j]
             out.append(_match([f1, f2], f1, "negative", polarity, f2, None, len(out), k // 2))
             out.append(
-                _match([g1, g2, d_fact], g1, "positive", polarity, d_fact, g1.object, len(out), k // 2)
+                _match(
+                    [g1, g2, d_fact], g1, "positive", polarity, d_fact, g1.object, len(out), k // 2
+                )
             )
         base = (len(mirrored) + 1) // 2
         for k, i in enumerate(lone):
             f1, f2 = group[i]
             polarity = ("plain", "negated")[k % 2]
             out.append(
-                _match([f1, f2], f1, "negative", polarity, f2, None, len(out), base + k // 2 + 10**6)
+                _match(
+                    [f1, f2], f1, "negative", polarity, f2, None, len(out), base + k // 2 + 10**6
+                )
             )
     return out
 

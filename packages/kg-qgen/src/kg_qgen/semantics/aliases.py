@@ -52,9 +52,7 @@ def _is_code(alias: str) -> bool:
     if letters and all(c.isupper() for c in letters) and len(letters) >= 2:
         return True
     words = normalize(alias).split()
-    return any(c.isdigit() for c in alias) and not any(
-        len(w) >= 4 and w.isalpha() for w in words
-    )
+    return any(c.isdigit() for c in alias) and not any(len(w) >= 4 and w.isalpha() for w in words)
 
 
 def _misspelling(core: str, label_core: str) -> bool:
@@ -64,6 +62,7 @@ def _misspelling(core: str, label_core: str) -> bool:
     if a == b:
         return True  # "Face book" for "Facebook"
     return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85 and abs(len(a) - len(b)) <= 2
+
 
 _ARTICLES = ("the ", "a ", "an ")
 

@@ -41,10 +41,10 @@ from functools import lru_cache
 from importlib import resources
 
 __all__ = [
-    "RAW_ID",
-    "SCHEMA_RELATIONS",
     "INVERSE_FUNCTIONAL",
     "MULTI_VALUED",
+    "RAW_ID",
+    "SCHEMA_RELATIONS",
     "SINGLE_VALUED",
     "is_raw_id",
     "shipped_relation_labels",

@@ -102,7 +102,9 @@ def _neighbour_leak(record: dict, graph: KnowledgeGraph, text: str) -> str | Non
     if not aid or not graph.has_entity(aid):
         return None
     idx = GraphIndex.of(graph)
-    used = {str(x) for p in record.get("premise_ids") or [] if isinstance(p, dict) for x in p.values()}
+    used = {
+        str(x) for p in record.get("premise_ids") or [] if isinstance(p, dict) for x in p.values()
+    }
     used |= {str(o) for o in record.get("option_ids") or []}
     near = {f.object for f in idx.by_subject.get(aid, ())}
     for rel_obj in idx.facts_into(aid):

@@ -144,7 +144,7 @@ def verify_records(
         set_checks["ds_options"] = {
             "ok": not bad,
             "judged": ds.n >= cue_min_n,
-            "detail": detail + (f"; the gold can be picked from the options alone" if bad else ""),
+            "detail": detail + ("; the gold can be picked from the options alone" if bad else ""),
             "cue": asdict(ds),
         }
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
