@@ -101,8 +101,8 @@ def mt_question(
         thing = p1.possessive(subject)  # the conditional's wording; the ask keeps p1.np
     ref = rng.randrange(4)
     that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
-    if p2.inverse or p1.inverse:
-        then = p2.np(thing)
+    if p2.inverse or p1.inverse or _FRAMES[frame].startswith("{b}"):
+        then = p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
     elif ref in (0, 3) and candidate_pronoun is not None:
         then = f"{candidate_pronoun} {p2.noun}"
     elif ref == 1:

@@ -165,7 +165,7 @@ PHRASES: dict[str, RelationPhrase] = {
 
 # Other nouns of the same meaning for the most used relations (template variety)
 ALT_NOUNS: dict[str, tuple[str, ...]] = {
-    "P27": ("nationality", "country of nationality"),
+    "P27": ("country of nationality", "citizenship country"),
     "P36": ("capital city", "seat of government"),
     "P169": ("CEO", "chief executive"),
     "P178": ("developing company", "maker"),
@@ -175,7 +175,7 @@ ALT_NOUNS: dict[str, tuple[str, ...]] = {
     "P413": ("position", "field position"),
     "P495": ("country of creation", "home country"),
     "P26": ("husband or wife", "partner in marriage"),
-    "P170": ("author or creator", "maker"),
+    "P170": ("author or creator", "originator"),
     "P112": ("founder or co-founder",),
     "P286": ("coach", "main coach"),
     "P37": ("official tongue",),

@@ -153,8 +153,9 @@ def _single(p: RelationPhrase, s: str, rng: random.Random, frame: int) -> str:
 
 def _sh(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p, s = _rel(g, f.relation), name_of(idx, f.subject)
-    frame = rng.randrange(FRAMES["SH"])
+    p, s = _rel(g, f.relation).varied(rng), name_of(idx, f.subject)
+    # the relation's own questions (frame 0) carry the fewest shared words: drawn half the time
+    frame = 0 if rng.random() < 0.6 else rng.randrange(1, FRAMES["SH"])
     if frame == 7:
         frame = 6  # "about X: what is the N of it?" reads badly for a subject asked once
     return _single(p, s, rng, frame), frame, {}
@@ -162,8 +163,8 @@ def _sh(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
 
 def _ll(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p, a = _rel(g, f.relation), m.extra["alias"]
-    frame = rng.randrange(FRAMES["LL"])
+    p, a = _rel(g, f.relation).varied(rng), m.extra["alias"]
+    frame = 0 if rng.random() < 0.5 else rng.randrange(1, FRAMES["LL"])
     pro = pronoun(idx, f.subject)
     if frame == 7:
         if pro is None or p.inverse:
@@ -176,7 +177,8 @@ def _ll(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
 def _hs(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f1, f2 = m.premises
     p1, p2, s = _rel(g, f1.relation), _rel(g, f2.relation), name_of(idx, f1.subject)
-    frame = rng.randrange(FRAMES["HS"])
+    p1 = p1.varied(rng)
+    frame = 0 if rng.random() < 0.4 else rng.randrange(1, FRAMES["HS"])
     that = f"that {p1.noun}" if not p1.inverse else "that one"
     then = f"the {p2.noun} of {that}" if not p2.inverse else p2.np(that)
     if frame == 0:
@@ -278,7 +280,7 @@ def _mt(
 
 def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p = _rel(g, f.relation)
+    p = _rel(g, f.relation).varied(rng)
     a, b = name_of(idx, f.subject), name_of(idx, m.extra["partner"])
     if rng.random() < 0.5:  # vary which subject comes first
         a, b = b, a
@@ -339,8 +341,8 @@ def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         q = f"Knowing that {clause}, pick {np} from these: {opts}."
     elif frame == 6:
         q = f"{_cap(clause)}. So which of {opts} is {np}?"
-    else:
-        q = f"Is {np} {opts}? Bear in mind that {clause}."
+    else:  # a yes/no-looking frame lists the options with "or", never "and"
+        q = f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}."
     return q, frame, {}
 
 
