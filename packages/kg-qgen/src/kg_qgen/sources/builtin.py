@@ -38,7 +38,9 @@ def graph_from_kb_dict(data: Any, *, path: str, source: str = "builtin") -> Know
         if not rid:
             raise KgQgenInputError("empty relation id", path=path, field="relations")
         if not isinstance(rel, dict) or not isinstance(rel.get("label"), str) or not rel["label"]:
-            raise KgQgenInputError("relation needs a 'label'", path=path, field=f"relations[{rid!r}]")
+            raise KgQgenInputError(
+                "relation needs a 'label'", path=path, field=f"relations[{rid!r}]"
+            )
         kg.add_relation(rid, rel["label"])
     for eid, ent in data["entities"].items():
         if not eid:
