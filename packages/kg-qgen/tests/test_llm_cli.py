@@ -138,3 +138,15 @@ def test_llm_generator_output_passes_the_same_verification(tmp_path) -> None:
     assert verify.exit_code == 0, verify.output
     report = json.loads((out / "verify_report.json").read_text())
     assert report["ok"] and sum(t["passed"] for t in report["per_type"].values()) == len(questions)
+    # the same set-level figures as the template path: rule accuracies, yes share, forms
+    assert {"mt_balance", "ds_options"} <= set(report["set_checks"])
+    bal = report["set_checks"]["mt_balance"]
+    assert bal["yes_share"] == 0.5 and bal["negative_form_share"] == 0.5
+    assert 0.0 < bal["cue"]["accuracy"] <= 1.0 and "not judged" in bal["detail"]  # n < 60
+    assert report["set_checks"]["ds_options"]["cue"]["n"] == len(ds)
+    # and the same stats (self-BLEU per type and overall, answer entropy) as the template path
+    stats = CliRunner().invoke(cli, ["stats", str(out), "--json"])
+    assert stats.exit_code == 0, stats.output
+    figures = json.loads(stats.output)["generated"]
+    assert set(figures["per_type"]) == {"SH", "HS", "MP", "LL", "CC", "DS", "MT"}
+    assert all(0.0 <= t["self_bleu"] <= 1.0 for t in figures["per_type"].values())

@@ -102,34 +102,46 @@ def test_mp_only_true_rules_on_subjects_of_their_class():
     assert stats["subject class 'thing' does not fit the rule's 'place'"] == 1
 
 
-def test_mt_cells_pairs_and_distractors():
+def test_mt_cells_are_modus_tollens_and_mirrored():
+    from collections import Counter
+
+    from kg_qgen.match.mt import answer_for
+
     g = world()
     ms = find_matches(GraphIndex.build(g), "MT", ALL, seed=3)
-    assert ms and len(ms) % 2 == 0
-    pairs = {}
+    assert ms
     for m in ms:
-        pairs.setdefault(m.extra["pair"], []).append(m)
         f1, f2 = m.premises[0], m.premises[1]
         c, v = m.extra["candidate"], m.extra["consequent"]
         assert m.answer in ("yes", "no") and not m.answer_is_entity
-        truth = m.extra["antecedent"] == "true"
-        assert (m.answer == "yes") == (truth != (m.extra["polarity"] == "negated"))
-        if truth:
+        # every item states a false antecedent and a false consequent: modus tollens
+        assert m.extra["antecedent"] == "false"
+        assert m.answer == answer_for(m.extra["form"], m.extra["polarity"])
+        # continent does not identify a country, so only the capital chain is used
+        assert f2.relation == "P36"
+        if m.extra["form"] == "negative":  # "if not b then not o2": o2 is really r2(b)
             assert (c, v, m.bridge, len(m.premises)) == (f1.object, f2.object, None, 2)
-        else:
+        else:  # "if d then v": v is r2(d), not the real r2 value
             assert c != f1.object and g.has_fact(c, f2.relation, v) and v != f2.object
             assert m.premises[2].subject == c and m.bridge == f1.object
-    # every chain gives both polarities, worded alike; true and false antecedents alternate
+    # every positive mirrors a negative: same slot, same ask, its candidate as distractor
+    negatives = {
+        (m.extra["slot"], m.extra["polarity"], m.extra["candidate"])
+        for m in ms
+        if m.extra["form"] == "negative"
+    }
+    positives = [m for m in ms if m.extra["form"] == "positive"]
+    assert positives
     assert all(
-        sorted(x.extra["polarity"] for x in pair) == ["negated", "plain"] for pair in pairs.values()
+        (m.extra["slot"], m.extra["polarity"], m.extra["candidate"]) in negatives for m in positives
     )
-    cells = [pairs[k][0].extra["antecedent"] for k in sorted(pairs)]
-    assert cells[::2] == ["true"] * len(cells[::2]) and cells[1::2] == ["false"] * len(cells[1::2])
-    # Zidane/Merkel are both European: for P30 the only valid distractor is Japan (Asia)
-    for m in ms:
-        european = m.target.subject in ("zz", "am") and m.premises[1].relation == "P30"
-        if european and m.extra["antecedent"] == "false":
-            assert m.extra["candidate"] == "jp" and m.extra["consequent"] == "as"
+    # so names say nothing about the form
+    by_form = Counter((m.extra["form"], m.extra["candidate"]) for m in ms)
+    for m in positives:
+        assert (
+            by_form[("positive", m.extra["candidate"])]
+            == by_form[("negative", m.extra["candidate"])]
+        )
 
 
 def test_ll_uses_subject_alias():

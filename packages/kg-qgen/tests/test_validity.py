@@ -20,7 +20,7 @@ from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.semantics.aliases import alias_problem
 from kg_qgen.semantics.classes import infer_class
-from kg_qgen.verify.balance import one_cue_accuracy
+from kg_qgen.verify.balance import best_short_rule, one_cue_accuracy, option_rule_accuracy
 from kg_qgen.verify.report import verify_records
 
 PERSON_ITS = "its country of citizenship"
@@ -57,8 +57,11 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
         elif q["type"] == "MT":
             assert q["options"] == ["yes", "no"]
             assert " were " not in f" {q['question']} " and " would " not in f" {q['question']} "
-            if q["antecedent"] == "false":
+            assert q["antecedent"] == "false"  # every item is modus tollens
+            if q["form"] == "positive":
                 assert len(ids) == 3 and ids[2][0] == q["candidate_id"]  # distractor fact
+            else:
+                assert len(ids) == 2 and q["candidate_id"] == ids[0][2]  # the real bridge
         else:
             assert q["options"] == []
 
@@ -66,14 +69,13 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
 def test_mquake_dev_all_types_verified_fast(mquake_build):
     graph, result, elapsed = mquake_build
     assert elapsed < 30, elapsed
-    assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == dict.fromkeys(
-        QUESTION_TYPES, 100
-    ), result.shortfall
+    # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
+    expected = {t: result.counts[t]["kept"] if t == "MT" else 100 for t in QUESTION_TYPES}
+    assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
+    assert expected["MT"] >= 60 and "MT" in result.shortfall
     report = result.verification
     assert report["ok"], [f for t in report["per_type"].values() for f in t["failures"]][:5]
-    assert {t: s["passed"] for t, s in report["per_type"].items()} == dict.fromkeys(
-        QUESTION_TYPES, 100
-    )
+    assert {t: s["passed"] for t, s in report["per_type"].items()} == expected
     _ds_and_mt_are_sound(graph, result.questions)
     # DS rejections are counted by reason (the before/after figures)
     assert sum(result.counts["DS"]["match_rejected_by"].values()) > 0
@@ -82,18 +84,52 @@ def test_mquake_dev_all_types_verified_fast(mquake_build):
 def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build):
     for _graph, result in (mquake_build[:2], builtin_build):
         mt = [q for q in result.questions if q["type"] == "MT"]
-        assert len(mt) >= 100
-        cue = one_cue_accuracy([q["question"] for q in mt], [q["answer"] for q in mt])
-        assert cue.accuracy <= 0.60, cue
+        assert len(mt) >= 50
+        rule = best_short_rule([q["question"] for q in mt], [q["answer"] for q in mt])
+        assert rule.accuracy <= 0.65, rule
         assert sum(q["answer"] == "yes" for q in mt) / len(mt) == 0.5
-        assert sum(q["antecedent"] == "true" for q in mt) / len(mt) == 0.5
-        cells = {(q["antecedent"], q["polarity"], q["answer"]) for q in mt}
+        assert sum(q["form"] == "negative" for q in mt) / len(mt) == 0.5
+        cells = {(q["form"], q["polarity"], q["answer"]) for q in mt}
         assert cells == {
-            ("true", "plain", "yes"),
-            ("true", "negated", "no"),
-            ("false", "plain", "no"),
-            ("false", "negated", "yes"),
+            ("negative", "plain", "yes"),
+            ("negative", "negated", "no"),
+            ("positive", "plain", "no"),
+            ("positive", "negated", "yes"),
         }
+        # the asked proposition is the last sentence: "... the r1 of s is (not) c?"
+        for q in mt:
+            last = q["question"].rsplit(". ", 1)[-1]
+            assert q["candidate"] in last and last.endswith("?")
+            assert (" is not " in last) == (q["polarity"] == "negated")
+
+
+def test_two_word_rule_finds_round_one_cue():
+    # round one: yes iff "europe" present, flipped when "false" is present
+    questions, answers = [], []
+    for i in range(80):
+        europe, false = i % 2 == 0, (i // 2) % 2 == 0
+        words = (["false"] if false else []) + ["q", str(i), "europe" if europe else "asia"]
+        questions.append(" ".join(words))
+        answers.append("yes" if europe != false else "no")
+    assert one_cue_accuracy(questions, answers).accuracy < 0.6
+    rule = best_short_rule(questions, answers)
+    assert rule.accuracy == 1.0 and rule.cue in (
+        "europe ^ false",
+        "false ^ europe",
+        "asia ^ false",
+        "false ^ asia",
+    )
+
+
+def test_ds_option_rule_finds_a_gold_marker():
+    sets = [["Alpha gold", "Beta", "Gamma"], ["Delta", "Eps gold", "Zeta"]] * 40
+    golds = [0, 1] * 40
+    assert option_rule_accuracy(sets, golds).accuracy == 1.0
+    # options drawn at random from one pool, gold at random: nothing marks the gold
+    rng = __import__("random").Random(0)
+    pool = [f"name{k} word{k % 4}" for k in range(12)]
+    plain = [rng.sample(pool, 3) for _ in range(90)]
+    assert option_rule_accuracy(plain, [rng.randrange(3) for _ in range(90)]).accuracy < 0.65
 
 
 def test_one_cue_classifier_finds_the_old_cues():
@@ -109,9 +145,10 @@ def test_one_cue_classifier_finds_the_old_cues():
 def test_builtin_kb_verified_every_type(builtin_build):
     graph, result = builtin_build
     assert result.verification["ok"]
-    assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == dict.fromkeys(
-        QUESTION_TYPES, 100
-    ), result.shortfall
+    # MT keeps only mirrored questions: the built-in KB's capital chains give about 60
+    expected = {t: result.counts[t]["kept"] if t == "MT" else 100 for t in QUESTION_TYPES}
+    assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
+    assert expected["MT"] >= 50
     _ds_and_mt_are_sound(graph, result.questions)
     for q in result.questions:
         assert PERSON_ITS not in q["question"] or graph.label(q["target_ids"]["subject"])
@@ -256,7 +293,8 @@ def test_verify_command_passes_then_names_every_broken_record(tmp_path, mquake_h
     verify = ["verify", str(out), "--source", "mquake", "--input", str(mquake_hard_dev)]
     ok = runner.invoke(cli, verify, catch_exceptions=False)
     assert ok.exit_code == 0, ok.output
-    assert "verification passed: 700 questions" in ok.output
+    n_built = len((out / "questions.jsonl").read_text().splitlines())
+    assert f"verification passed: {n_built} questions" in ok.output
 
     questions = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
     broken = copy.deepcopy(questions)
@@ -339,8 +377,11 @@ def test_unlabelled_relation_is_a_named_reject_and_strict_an_error(tmp_path):
 def test_report_counts_per_type(builtin_build):
     graph, result = builtin_build
     ds = [q for q in result.questions if q["type"] == "DS"][:4]
-    mt = [q for q in result.questions if q["type"] == "MT"][:6]  # three whole yes/no pairs
+    mt = [q for q in result.questions if q["type"] == "MT"][:6]
     report = verify_records(ds + mt, graph)
     assert report.ok, report.set_checks
     assert (report.per_type["DS"]["n"], report.per_type["MT"]["n"]) == (4, 6)
-    assert not verify_records(ds + mt[:5], graph).ok  # a pair cut in half is reported
+    # sets under 60 are reported with their figures, not judged
+    for name in ("mt_balance", "ds_options"):
+        assert not report.set_checks[name]["judged"]
+        assert "not judged: n < 60" in report.set_checks[name]["detail"]

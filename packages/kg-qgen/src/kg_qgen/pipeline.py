@@ -76,7 +76,10 @@ _NO_MATCH_REASON = {
         "few two-hop chains whose relation pair has a rule (kg_qgen.match.mp.RULES) fitting the "
         "subject's class"
     ),
-    "MT": "few two-hop chains with a usable distractor (another r1 object whose r2 value differs)",
+    "MT": (
+        "few two-hop chains whose second hop identifies its subject and whose bridge another "
+        "chain can take as distractor"
+    ),
     "LL": "few facts whose subject has an alias that identifies it",
     "CC": "few (relation, object) pairs shared by two distinct subjects",
     "DS": (
@@ -118,13 +121,21 @@ def _split_unlabeled(
     return keep, rejects
 
 
-def _drop_orphans(records: list[dict]) -> tuple[list[dict], list[Reject]]:
-    """MT comes in yes/no pairs: a record whose partner was rejected goes too."""
+def _drop_orphans(
+    records: list[dict], generated: list[dict] | None = None
+) -> tuple[list[dict], list[Reject]]:
+    """MT records generated as a pair (two sharing ``pair``): one whose partner was rejected goes
+    too. The template generator gives one question per chain, so it has no pairs."""
+    sizes: Counter[Any] = Counter(
+        r.get("pair")
+        for r in (generated if generated is not None else records)
+        if r["type"] == "MT"
+    )
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in records:
         if r["type"] == "MT":
             groups[r.get("pair")].append(r)
-    orphans = {id(g[0]) for g in groups.values() if len(g) == 1}
+    orphans = {id(g[0]) for k, g in groups.items() if len(g) < sizes[k]}
     kept = [r for r in records if id(r) not in orphans]
     rejects = [
         Reject(r, MT_PAIR_CHECK, "its yes/no partner (same 'pair') was rejected")
@@ -135,21 +146,59 @@ def _drop_orphans(records: list[dict]) -> tuple[list[dict], list[Reject]]:
 
 
 def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
-    """Whole yes/no pairs, as many true as false antecedents (+-1 pair), seeded."""
+    """MT questions balanced in answer, form and candidate names, seeded.
+
+    The matcher ties questions into quads (``slot`` within a relation pair: a negative
+    conditional asked plain and negated, and the two positive ones that mirror them, whose
+    distractor is the negative's candidate). Whole quads are taken first, then mirror pairs
+    (a positive and its negative: same slot and polarity, opposite answers), then, only if still
+    short, single questions. Records sharing ``pair`` (an LLM generator's pair) stay together.
+    """
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in pool:
         groups[r.get("pair")].append(r)
-    by_cell: dict[str, list[list[dict]]] = {"true": [], "false": []}
+    slots: dict[tuple[Any, ...], list[list[dict]]] = defaultdict(list)
     for key in sorted(groups, key=str):
         g = groups[key]
-        by_cell[str(g[0].get("antecedent"))].append(g)
-    for cell in by_cell.values():
-        rng.shuffle(cell)
-    n_groups = per_type // 2
-    n_true = min(len(by_cell["true"]), (n_groups + 1) // 2, len(by_cell["false"]) + 1)
-    n_false = min(len(by_cell["false"]), n_groups - n_true, n_true + 1)
-    n_true = min(n_true, n_false + 1)
-    return [r for g in by_cell["true"][:n_true] + by_cell["false"][:n_false] for r in g]
+        rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
+        slots[(*rels, str(g[0].get("slot")))].append(g)
+    quads, pairs, singles = [], [], []
+    for key in sorted(slots):
+        members = slots[key]
+        forms = {(str(g[0].get("form")), str(g[0].get("polarity"))) for g in members}
+        if len(members) == 4 and len(forms) == 4:
+            quads.append(members)
+            continue
+        for pol in ("plain", "negated"):
+            pos = [
+                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "positive"
+            ]
+            neg = [
+                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "negative"
+            ]
+            if pos and neg:
+                pairs.append([pos[0], neg[0]])
+                singles += pos[1:] + neg[1:]
+            else:
+                singles += pos + neg
+    for bucket in (quads, pairs, singles):
+        rng.shuffle(bucket)
+    chosen: list[list[dict]] = []
+    n = 0
+
+    def halves(quad: list[list[dict]]) -> list[list[list[dict]]]:
+        """A quad's two mirror pairs (same polarity, one positive and one negative)."""
+        return [[g for g in quad if g[0].get("polarity") == pol] for pol in ("plain", "negated")]
+
+    n_quads = per_type // 4
+    units = quads[:n_quads] + pairs + [h for q in quads[n_quads:] for h in halves(q)]
+    for unit in units:
+        size = sum(len(g) for g in unit)
+        if n + size > per_type:
+            continue
+        chosen += unit
+        n += size
+    return [r for g in chosen for r in g]
 
 
 def _run_checks(
@@ -241,7 +290,7 @@ def build(
 
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
-    verified, orphans = _drop_orphans(verified)
+    verified, orphans = _drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
 
     by_type: dict[str, list[dict]] = {t: [] for t in types}
@@ -282,8 +331,9 @@ def build(
             )
             if t == "MT":
                 shortfall[t] += (
-                    "; MT keeps whole yes/no pairs with as many true as false antecedents "
-                    f"({c['verified']} verified)"
+                    "; MT keeps only mirrored questions (a negative conditional and a positive "
+                    "one whose distractor is its candidate), so names say nothing about the "
+                    f"form ({c['verified']} verified)"
                 )
 
     questions = [r for t in types for r in kept[t]]

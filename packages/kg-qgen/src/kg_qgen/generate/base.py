@@ -63,12 +63,14 @@ def type_extras(match: Match, graph: KnowledgeGraph) -> dict[str, Any]:
         return {
             "answer_type": "yes/no",
             "antecedent": x["antecedent"],
+            "form": x["form"],
             "polarity": x["polarity"],
             "candidate": g.label(x["candidate"]),
             "candidate_id": x["candidate"],
             "consequent": g.label(x["consequent"]),
             "consequent_id": x["consequent"],
             "pair": x["pair"],
+            "slot": x.get("slot"),
         }
     if match.type == "MP":
         from kg_qgen.match.mp import RULES

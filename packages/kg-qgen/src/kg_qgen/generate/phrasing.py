@@ -10,9 +10,13 @@ schema relations P31/P279, which are never asked about.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 
 __all__ = ["PHRASES", "RelationPhrase", "phrase_for"]
+
+
+_TRAILING_PREPOSITIONS = ("of", "in", "at", "by", "for", "to", "on", "from", "with", "after")
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,16 @@ class RelationPhrase:
     noun: str
     person: bool = False  # objects are people or groups -> "Who", else "What"
     questions: tuple[str, ...] = ()
+    # a label ending in a preposition ("capital of", "located in") reads "the thing X is capital
+    # of", never "the capital of of X": ``inverse`` holds the label, ``noun`` is unused
+    inverse: str = ""
+    alt_nouns: tuple[str, ...] = ()  # other nouns with the same meaning ("nationality")
+
+    def varied(self, rng: random.Random) -> RelationPhrase:
+        """This phrasing with its noun drawn from the noun and :attr:`alt_nouns` (seeded)."""
+        if not self.alt_nouns:
+            return self
+        return replace(self, noun=rng.choice((self.noun, *self.alt_nouns)))
 
     @property
     def wh(self) -> str:
@@ -27,14 +41,20 @@ class RelationPhrase:
 
     def np(self, x: str) -> str:
         """Noun phrase for the object: "the country of citizenship of X"."""
+        if self.inverse:
+            return f"the one that {x} is {self.inverse}"
         return f"the {self.noun} of {x}"
 
     def possessive(self, x: str) -> str:
         """ "X's country of citizenship" (used when X is a plain name)."""
+        if self.inverse:
+            return self.np(x)
         suffix = "'" if x.endswith("s") else "'s"
         return f"{x}{suffix} {self.noun}"
 
     def direct(self, x: str, choice: int = 0) -> str:
+        if self.inverse:
+            return f"{self.wh} is {x} {self.inverse}?"
         qs = self.questions or (f"{self.wh} is the {self.noun} of [X]?",)
         return qs[choice % len(qs)].replace("[X]", x)
 
@@ -143,6 +163,31 @@ PHRASES: dict[str, RelationPhrase] = {
     ),
 }
 
+# Other nouns of the same meaning for the most used relations (template variety)
+ALT_NOUNS: dict[str, tuple[str, ...]] = {
+    "P27": ("country of nationality", "citizenship country"),
+    "P36": ("capital city", "seat of government"),
+    "P169": ("CEO", "chief executive"),
+    "P178": ("developing company", "maker"),
+    "P1037": ("manager", "director"),
+    "P175": ("performing artist", "artist"),
+    "P449": ("original network", "first broadcaster"),
+    "P413": ("position", "field position"),
+    "P495": ("country of creation", "home country"),
+    "P26": ("husband or wife", "partner in marriage"),
+    "P170": ("author or creator", "originator"),
+    "P112": ("founder or co-founder",),
+    "P286": ("coach", "main coach"),
+    "P37": ("official tongue",),
+    "P50": ("writer",),
+    "P176": ("maker", "producing company"),
+    "P108": ("employing organization",),
+    "P19": ("birthplace", "city of birth"),
+}
+for _rid, _alts in ALT_NOUNS.items():
+    if _rid in PHRASES:
+        PHRASES[_rid] = replace(PHRASES[_rid], alt_nouns=_alts)
+
 # Wikidata labels that read badly as nouns, mapped to the noun we use in the fallback
 _FALLBACK_NOUNS = {"director / manager": "director or manager"}
 
@@ -152,4 +197,10 @@ def phrase_for(relation_id: str, relation_label: str) -> RelationPhrase:
     if relation_id in PHRASES:
         return PHRASES[relation_id]
     noun = _FALLBACK_NOUNS.get(relation_label, relation_label).strip() or relation_id
+    words = noun.split()
+    if len(words) >= 2 and words[-1].lower() in _TRAILING_PREPOSITIONS:
+        # "capital of" -> "What is Berlin the capital of?"; "located in" -> "... located in?"
+        head = words[0].lower()
+        inverse = noun if head.endswith("ed") or head in ("a", "an", "the") else f"the {noun}"
+        return RelationPhrase(noun=noun, inverse=inverse)
     return RelationPhrase(noun=noun)

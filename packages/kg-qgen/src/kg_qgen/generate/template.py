@@ -1,14 +1,16 @@
 """Offline, deterministic template question generator.
 
-Each question type has several surface forms (frames); the frame and the per-relation wording
-are chosen with an RNG seeded from (seed, match position), so the same matches and seed give the
-same questions. Relation wording comes from :mod:`kg_qgen.generate.phrasing`.
+Each question type has several surface forms (frames, at least three for every type and relation
+class, :data:`FRAMES`); the frame, the relation wording and the phrasing of each part are chosen
+with an RNG seeded from (seed, type, match position), so the same matches and seed give the same
+questions. Relation wording comes from :mod:`kg_qgen.generate.phrasing`, MP rule wordings from
+:data:`kg_qgen.match.mp.RULES` (three or more per rule) and MT wordings from
+:mod:`kg_qgen.generate.mt_wording`.
 
 Grammar that depends on what an entity is (:meth:`GraphIndex.entity_class`): a pronoun for a
 person is "their", for a thing "its"; when the class is unknown no pronoun is used (the noun
-phrase is repeated). Every sentence starts with a capital letter
-(:func:`kg_qgen.generate.style.capitalize_sentences`). The two questions of an MT pair share one
-RNG, so they are worded identically except for "not".
+phrase is repeated). Names that take "the" get it (:mod:`kg_qgen.semantics.articles`). Every
+sentence starts with a capital letter (:func:`kg_qgen.generate.style.capitalize_sentences`).
 """
 
 from __future__ import annotations
@@ -19,22 +21,28 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
+from kg_qgen.generate.mt_wording import mt_question
 from kg_qgen.generate.phrasing import RelationPhrase, phrase_for
 from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import RULES
+from kg_qgen.semantics.articles import with_article
 
-__all__ = ["TemplateGenerator", "pronoun"]
+__all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
+
+# number of frames per type (each builder below has this many branches)
+FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 6, "LL": 8, "CC": 7, "DS": 8, "MT": 6}
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _join_options(options: list[str]) -> str:
-    return ", ".join(options[:-1]) + " or " + options[-1]
+def _join_options(options: list[str], rng: random.Random) -> str:
+    joiner = rng.choice((" or ", " and ", ", or "))
+    return ", ".join(options[:-1]) + joiner + options[-1]
 
 
 def pronoun(index: GraphIndex, entity: str) -> str | None:
@@ -43,6 +51,11 @@ def pronoun(index: GraphIndex, entity: str) -> str | None:
     if cls == "person":
         return "their"
     return None if cls == "thing" else "its"
+
+
+def name_of(index: GraphIndex, entity: str) -> str:
+    """An entity's label as written inside a sentence ("the United Kingdom", "Paris")."""
+    return with_article(index.graph.label(entity), index.entity_class(entity))
 
 
 @dataclass
@@ -71,14 +84,21 @@ class TemplateGenerator:
         counters: dict[str, int] = {}
         records = []
         for i, m in enumerate(matches):
-            # an MT pair shares its wording: seed by the pair, not by the position
-            key = f"pair{m.extra['pair']}" if m.type == "MT" else str(i)
-            rng = random.Random(f"{self.seed}:{m.type}:{key}")
-            question, frame, extra = _BUILDERS[m.type](m, graph, index, rng)
+            rng = random.Random(f"{self.seed}:{m.type}:{i}")
+            if m.type == "MT":
+                # a mirror pair (a negative question and the positive one whose distractor is
+                # its candidate: same slot and ask) shares every wording draw, so a template
+                # word is in its yes item exactly when it is in its no item
+                rels = ":".join(p.relation for p in m.premises[:2])
+                mirror = f"{m.extra.get('slot', i)}:{m.extra['polarity']}"
+                quad = random.Random(f"{self.seed}:MT:{rels}:{mirror}")
+                question, frame, extra = _mt(m, graph, index, rng, quad)
+            else:
+                question, frame, extra = _BUILDERS[m.type](m, graph, index, rng)
             n = counters.get(m.type, 0)
             counters[m.type] = n + 1
             extra = {"generator": self.name, "template": f"{m.type}/{frame}", **extra}
-            question = capitalize_sentences(question, _names(m, graph))
+            question = capitalize_sentences(question, _names(m, graph, index))
             records.append(make_record(m, graph, question, f"{m.type}-{n:06d}", extra=extra))
         return records
 
@@ -86,7 +106,7 @@ class TemplateGenerator:
 TemplateGenerator.config_cls = TemplateGenerator
 
 
-def _names(m: Match, g: KnowledgeGraph) -> set[str]:
+def _names(m: Match, g: KnowledgeGraph, idx: GraphIndex) -> set[str]:
     """Every entity name a question of ``m`` may contain (kept as written when capitalising)."""
     ids = {x for p in m.premises for x in (p.subject, p.object)}
     ids |= {m.extra[k] for k in ("candidate", "consequent", "partner") if k in m.extra}
@@ -101,128 +121,228 @@ def _rel(graph: KnowledgeGraph, rel_id: str) -> RelationPhrase:
     return phrase_for(rel_id, graph.relation_label(rel_id))
 
 
+def _of(p: RelationPhrase, x: str, rng: random.Random) -> str:
+    """ "the N of X" or "X's N" (the possessive only for a bare name)."""
+    if x.startswith("the ") or " of " in x or rng.random() < 0.5:
+        return p.np(x)
+    return p.possessive(x)
+
+
 Built = tuple[str, int, dict]
+
+
+def _single(p: RelationPhrase, s: str, rng: random.Random, frame: int) -> str:
+    """The single-fact frames shared by SH and LL (``s`` = how the subject is named)."""
+    wh = p.wh
+    if frame == 0:
+        return p.direct(s, rng.randrange(4))
+    if frame == 1:
+        return f"{wh} is {p.np(s)}?"
+    if frame == 2:
+        return f"{wh} is {p.possessive(s)}?"
+    if frame == 3:
+        return f"Do you know {p.np(s)}?"
+    if frame == 4:
+        return f"Can you tell me {_of(p, s, rng)}?"
+    if frame == 5:
+        return f"As far as you know, {wh.lower()} is {_of(p, s, rng)}?"
+    if frame == 6:
+        return f"Could you name {p.np(s)}?"
+    return f"Quick question about {s}: {wh.lower()} is {p.np('it' if wh == 'What' else s)}?"
 
 
 def _sh(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p, s = _rel(g, f.relation), g.label(f.subject)
-    frame = rng.randrange(3)
-    if frame == 0:
-        q = p.direct(s, rng.randrange(4))
-    elif frame == 1:
-        q = f"{p.wh} is {p.np(s)}?"
-    else:
-        q = f"{p.wh} is {p.possessive(s)}?"
-    return q, frame, {}
+    p, s = _rel(g, f.relation).varied(rng), name_of(idx, f.subject)
+    # the relation's own questions (frame 0) carry the fewest shared words: drawn half the time
+    frame = 0 if rng.random() < 0.6 else rng.randrange(1, FRAMES["SH"])
+    if frame == 7:
+        frame = 6  # "about X: what is the N of it?" reads badly for a subject asked once
+    return _single(p, s, rng, frame), frame, {}
+
+
+def _ll(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
+    f = m.target
+    p, a = _rel(g, f.relation).varied(rng), m.extra["alias"]
+    frame = 0 if rng.random() < 0.5 else rng.randrange(1, FRAMES["LL"])
+    pro = pronoun(idx, f.subject)
+    if frame == 7:
+        if pro is None or p.inverse:
+            frame = 4
+        else:
+            return f"Regarding {a}: {p.wh.lower()} is {pro} {p.noun}?", frame, {}
+    return _single(p, a, rng, frame), frame, {}
 
 
 def _hs(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f1, f2 = m.premises
-    p1, p2, s = _rel(g, f1.relation), _rel(g, f2.relation), g.label(f1.subject)
-    frame = rng.randrange(4)
+    p1, p2, s = _rel(g, f1.relation), _rel(g, f2.relation), name_of(idx, f1.subject)
+    p1 = p1.varied(rng)
+    frame = 0 if rng.random() < 0.4 else rng.randrange(1, FRAMES["HS"])
+    that = f"that {p1.noun}" if not p1.inverse else "that one"
+    then = f"the {p2.noun} of {that}" if not p2.inverse else p2.np(that)
     if frame == 0:
-        q = p2.direct(p1.np(s), rng.randrange(4))
+        q = p2.direct(_of(p1, s, rng), rng.randrange(4))
     elif frame == 1:
-        q = f"{p2.wh} is {p2.np(p1.possessive(s))}?"
+        q = f"{p2.wh} is {p2.np(_of(p1, s, rng))}?"
     elif frame == 2:
-        # the pronoun refers to the bridge: "their" for a person, "its" for a thing
         pro = pronoun(idx, f1.object)
-        tail = f"{pro} {p2.noun}" if pro else f"the {p2.noun} of that {p1.noun}"
+        tail = f"{pro} {p2.noun}" if pro and not p2.inverse else then
         q = f"Consider {p1.np(s)}. {p2.wh} is {tail}?"
+    elif frame == 3:
+        q = f"Take {p1.np(s)}, then {then}. {p2.wh} is it?"
+    elif frame == 4:
+        q = f"Think of {_of(p1, s, rng)}. Can you name {then}?"
+    elif frame == 5:
+        q = f"First find {p1.np(s)}; next, look up {then}. What do you get?"
+    elif frame == 6:
+        q = f"What do you arrive at if you go from {s} to {p1.noun} and on to {then}?"
     else:
-        q = f"Take {p1.np(s)}, then the {p2.noun} of that {p1.noun}. {p2.wh} is it?"
+        q = f"{_cap(p1.np(s))} has a certain {p2.noun}. {p2.wh} is {then}?"
+        if p2.inverse:
+            q = f"Starting from {p1.np(s)}, {p2.wh.lower()} is {then}?"
     return q, frame, {}
 
 
 def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f1, f2 = m.premises
     rule = RULES[(f1.relation, f2.relation)]
-    s = g.label(f1.subject)
-    instance, conclusion = rule.instance.replace("[X]", s), rule.conclusion.replace("[X]", s)
-    frame = rng.randrange(3)
+    s = name_of(idx, f1.subject)
+    wording = rng.randrange(len(rule.wordings))
+    stated = rule.wordings[wording]
+    instance = rng.choice(rule.instances).replace("[X]", s)
+    conclusion = rng.choice(rule.conclusions).replace("[X]", s)
+    frame = rng.randrange(FRAMES["MP"])
     if frame == 0:
-        q = f"{rule.rule} {instance} {conclusion}"
+        q = f"{stated} {instance} {conclusion}"
     elif frame == 1:
-        q = f"Rule: {rule.rule} Fact: {instance} Question: {conclusion}"
+        q = f"Rule: {stated} Fact: {instance} Question: {conclusion}"
+    elif frame == 2:
+        q = f"Assume this general rule: {stated} Now, {_lower_first(instance)} {conclusion}"
+    elif frame == 3:
+        q = f"{instance} Keep in mind that {_lower_first(stated)} {conclusion}"
+    elif frame == 4:
+        q = f"Here is a fact about the world: {stated} Also, {_lower_first(instance)} {conclusion}"
     else:
-        q = f"Assume this general rule: {rule.rule} Now, {instance} {conclusion}"
-    return q, frame, {}
+        q = f"Given that {_lower_first(stated)[:-1]}, and that {_lower_first(instance)[:-1]}: " + (
+            _lower_first(conclusion)
+        )
+    return q, frame, {"rule": stated, "rule_wording": wording}
 
 
-def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
-    """Indicative conditional, the same wording in all four cells and both polarities."""
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if first in (
+        "Anyone",
+        "Anything",
+        "Any",
+        "Every",
+        "An",
+        "A",
+        "Each",
+        "Whoever",
+        "All",
+        "There",
+        "The",
+        "Whatever",
+        "Everything",
+        "Citizenship",
+        "If",
+        "It",
+        "As",
+    ):
+        return text[:1].lower() + text[1:]
+    return text
+
+
+def _mt(
+    m: Match,
+    g: KnowledgeGraph,
+    idx: GraphIndex,
+    rng: random.Random,
+    quad: random.Random | None = None,
+) -> Built:
     f1, f2 = m.premises[0], m.premises[1]
-    p1, p2 = _rel(g, f1.relation), _rel(g, f2.relation)
-    s = g.label(f1.subject)
-    c, v = g.label(m.extra["candidate"]), g.label(m.extra["consequent"])
-    thing = p1.np(s)
-    pro = pronoun(idx, m.extra["candidate"])
-    then = f"{pro} {p2.noun}" if pro else p2.np(thing)
-    frame = rng.randrange(3)
-    if frame == 0:
-        premise = f"If {thing} is {c}, then {then} is {v}."
-    elif frame == 1:
-        premise = f"Suppose the rule: whenever {thing} is {c}, {p2.np(thing)} is {v}."
-    else:
-        premise = f"{_cap(p2.np(c))} is {v}, so if {thing} is {c}, {then} is {v}."
-    # One wording of the ask for every pair: the polarity word ("true"/"false") is never next
-    # to the candidate and never combined with a varying frame, so the two questions of a pair
-    # share every word and word pair except "true"/"false", and "false" is yes for exactly the
-    # false-antecedent half (see kg_qgen.match.mt).
-    truth = "false" if m.extra["polarity"] == "negated" else "true"
-    ask = f"is it {truth} that {thing} is {c}?"
-    q = f"{premise} Judging by what is actually true, {ask}"
-    return q, frame, {}
-
-
-def _ll(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
-    f = m.target
-    p, a = _rel(g, f.relation), m.extra["alias"]
-    frame = rng.randrange(3)
-    pro = pronoun(idx, f.subject)
-    if frame == 2 and pro is None:
-        frame = 1
-    if frame == 0:
-        q = p.direct(a, rng.randrange(4))
-    elif frame == 1:
-        q = f"{p.wh} is {p.np(a)}?"
-    else:
-        q = f"Regarding {a}: {p.wh.lower()} is {pro} {p.noun}?"
+    q, frame = mt_question(
+        p1=_rel(g, f1.relation),
+        p2=_rel(g, f2.relation),
+        subject=name_of(idx, f1.subject),
+        candidate=name_of(idx, m.extra["candidate"]),
+        consequent=name_of(idx, m.extra["consequent"]),
+        form=m.extra["form"],
+        polarity=m.extra["polarity"],
+        candidate_pronoun=pronoun(idx, m.extra["candidate"]),
+        rng=rng,
+        shared=quad or rng,
+    )
     return q, frame, {}
 
 
 def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p = _rel(g, f.relation)
-    a, b = g.label(f.subject), g.label(m.extra["partner"])
+    p = _rel(g, f.relation).varied(rng)
+    a, b = name_of(idx, f.subject), name_of(idx, m.extra["partner"])
     if rng.random() < 0.5:  # vary which subject comes first
         a, b = b, a
-    frame = rng.randrange(3)
+    noun = p.noun if not p.inverse else "value"
+    frame = rng.randrange(FRAMES["CC"])
     if frame == 0:
-        q = f"{p.wh} is the {p.noun} shared by {a} and {b}?"
+        q = f"{p.wh} is the {noun} shared by {a} and {b}?"
     elif frame == 1:
-        q = f"{a} and {b} have the same {p.noun}. {p.wh} is it?"
+        q = f"{a} and {b} have the same {noun}. {p.wh} is it?"
+    elif frame == 2:
+        q = f"Which {noun} is common to both {a} and {b}?"
+    elif frame == 3:
+        q = f"What {noun} do {a} and {b} have in common?"
+    elif frame == 4:
+        q = f"There is one {noun} that {a} shares with {b}. Which one?"
+    elif frame == 5:
+        q = f"Can you name the {noun} that belongs to {a} as well as to {b}?"
     else:
-        q = f"Which {p.noun} is common to both {a} and {b}?"
+        q = f"If you compare {a} with {b}, which {noun} do you find for both?"
     return q, frame, {}
+
+
+_DS_CLAUSES = (
+    "it is not the one whose {n} is {v}",
+    "it is not the option with {v} as its {n}",
+    "the candidate whose {n} is {v} is ruled out",
+    "the one with the {n} {v} can be excluded",
+    "the option that has {v} as {n} is wrong",
+    "you can rule out whichever has the {n} {v}",
+)
 
 
 def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p = _rel(g, f.relation)
-    s = g.label(f.subject)
-    options = [g.label(o) for o in m.extra["options"]]
+    p = _rel(g, f.relation).varied(rng)
+    s = name_of(idx, f.subject)
+    options = [name_of(idx, o) for o in m.extra["options"]]
     _, rel, value = m.extra["elimination_fact"]
-    not_clause = f"it is not the one whose {_rel(g, rel).noun} is {g.label(value)}"
-    opts = _join_options(options)
-    frame = rng.randrange(3)
-    if frame == 0:
-        q = f"{_cap(p.np(s))} is one of {opts}. Also, {not_clause}. Which one is it?"
-    elif frame == 1:
-        q = f"Exactly one of {opts} is {p.np(s)}, and {not_clause}. Which is it?"
+    n2, v = _rel(g, rel), name_of(idx, value)
+    if n2.inverse:
+        clause = f"it is not the one that is {n2.inverse} {v}"
     else:
-        q = f"Choose from {opts}: {p.wh.lower()} is {p.possessive(s)}? Note that {not_clause}."
+        clause = rng.choice(_DS_CLAUSES).format(n=n2.varied(rng).noun, v=v)
+    opts = _join_options(options, rng)
+    np = _of(p, s, rng)
+    frame = rng.randrange(FRAMES["DS"])
+    if frame == 0:
+        q = f"{_cap(np)} is one of {opts}. Also, {clause}. Which one is it?"
+    elif frame == 1:
+        q = f"Exactly one of {opts} is {np}, and {clause}. Which is it?"
+    elif frame == 2:
+        q = f"Choose from {opts}: {p.wh.lower()} is {np}? Note that {clause}."
+    elif frame == 3:
+        q = f"Among {opts}, one is {np}. Given that {clause}, which one?"
+    elif frame == 4:
+        q = f"Here are candidates for {np}: {opts}. We know {clause}. What is the answer?"
+    elif frame == 5:
+        q = f"Knowing that {clause}, pick {np} from these: {opts}."
+    elif frame == 6:
+        q = f"{_cap(clause)}. So which of {opts} is {np}?"
+    else:  # a yes/no-looking frame lists the options with "or", never "and"
+        q = f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}."
     return q, frame, {}
 
 

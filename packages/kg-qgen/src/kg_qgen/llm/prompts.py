@@ -37,7 +37,7 @@ __all__ = [
     "uniqueness_prompt",
 ]
 
-PROMPT_VERSION = "kg-qgen-llm/2"
+PROMPT_VERSION = "kg-qgen-llm/3"
 
 GENERATION_SYSTEM = (
     "You write quiz questions from knowledge-graph facts. "
@@ -128,24 +128,30 @@ def _mt(m: Match, g: KnowledgeGraph) -> str:
     s, b, o2 = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
     r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
     c, v = g.label(m.extra["candidate"]), g.label(m.extra["consequent"])
-    truth = "false" if m.extra["polarity"] == "negated" else "true"
-    cond = f"if the {r1} of {s} is {c}, then the {r2} of the {r1} of {s} is {v}"
-    if m.extra["antecedent"] == "false":
+    negated = m.extra["polarity"] == "negated"
+    if m.extra["form"] == "positive":
+        cond = f"if the {r1} of {s} is {c}, then the {r2} of the {r1} of {s} is {v}"
         facts = (
             "Real facts (keep [BRIDGE] hidden):\n"
             f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o2)}\n"
             f"Known: {_fact(g, c, f2.relation, v)}\n"
         )
-        hide = f' [BRIDGE] is "{b}", which must not be mentioned, and "{o2}" must not be mentioned either.'
+        hide = (
+            f' [BRIDGE] is "{b}", which must not be mentioned, and "{o2}" must not be '
+            "mentioned either."
+        )
     else:
+        cond = f"if the {r1} of {s} is not {c}, then the {r2} of the {r1} of {s} is not {v}"
         facts = f"Facts:\n{_fact(g, s, f1.relation, c)}\n{_fact(g, c, f2.relation, v)}\n"
         hide = ""
+    ask = f"the {r1} of {s} is {'not ' if negated else ''}{c}"
     return (
         f"{facts}"
         f'Write a question that first states the conditional "{cond}" in the indicative mood '
-        f'(never "were" or "would"), then asks whether it is {truth} that the {r1} of {s} is '
-        f'{c}, using the word "{truth}" and no other negation. The reader must use what is '
-        f'actually true about {s} to answer.{hide} The correct answer is "{m.answer}".'
+        f'(never "were" or "would"), then, in its LAST sentence, asks (yes or no) whether '
+        f'"{ask}", with {"exactly one" if negated else "no"} negation in that last sentence. '
+        f"The reader must use what is actually true about {s} to answer.{hide} "
+        f'The correct answer is "{m.answer}".'
     )
 
 

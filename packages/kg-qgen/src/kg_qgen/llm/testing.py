@@ -146,12 +146,12 @@ def echo_question(prompt: str) -> str:
         clause = re.search(r'with the clause "(.+?)"', prompt).group(1)
         return f"The {rel} of {subj} is one of {options}. {clause[0].upper()}{clause[1:]}. Which one is it?"
     if "modus tollens" in task:
-        cond, truth, claim = re.search(
-            r'the conditional "(.+?)" in the indicative.+?asks whether it is (\w+) that (.+?), using',
+        cond, claim = re.search(
+            r'the conditional "(.+?)" in the indicative.+?asks \(yes or no\) whether "(.+?)"',
             prompt,
             re.S,
         ).groups()
-        return f"Suppose that {cond}. Judging by what is true, is it {truth} that {claim}?"
+        return f"Suppose that {cond}. Is it true that {claim}?"
     if "modus ponens" in task:
         rule = re.search(r"General rule: (.+)\n", prompt).group(1)
         instance = re.search(r'Masked instance: "(.+?)"\n', prompt).group(1)

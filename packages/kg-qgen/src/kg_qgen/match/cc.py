@@ -4,7 +4,9 @@ Facts (s1 r o) and (s2 r o), s1 != s2, found through the (relation, object) inde
 names both subjects and asks for the shared value. Target = (s1 r o) (the fact to forget);
 premises = both facts; answer = o; bridge = o (the joining entity, masked since it is the
 answer); ``extra["partner"]`` = s2. The pair must have exactly one shared r-value, so the answer
-is unique.
+is unique; relations that take several objects in the world
+(:data:`~kg_qgen.semantics.relations.MULTI_VALUED`: "organization membership" shared by two
+federations is FIFA and UEFA) are never used.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections import Counter
 
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.semantics.relations import MULTI_VALUED
 
 _TRIES = 8
 
@@ -26,7 +29,7 @@ def find(
         if cfg.max_matches is not None and len(out) >= cfg.max_matches:
             break
         sharing = index.facts_with[(f.relation, f.object)]
-        if len(sharing) < 2:
+        if len(sharing) < 2 or f.relation in MULTI_VALUED:  # several right shared values
             continue
         own = set(index.objects(f.subject, f.relation))
         chosen: set[str] = set()

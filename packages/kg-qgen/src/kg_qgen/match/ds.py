@@ -11,7 +11,12 @@ g and distractors, other objects of r) and rules ONE distractor out through anot
 * after elimination at least two candidates remain (the gold and >= 1 distractor), so only the
   target fact decides between them;
 * distractors are never an r-object of s, never share a label with each other or the gold, and v
-  is not an option, the subject, nor a name containing the gold's label.
+  is not an option, the subject, nor a name containing the gold's label;
+* no other fact decides (:func:`other_fact_decides`): the candidates left after elimination agree
+  on every single-valued relation they have that does not identify them (the sport of a
+  position, the continent of a country), and none of them is linked to the subject's other facts
+  unless all are (a person born in Paris decides between France and Japan). Main's matcher left
+  goalkeeper / first baseman, decided by the player's sport.
 
 Target = the fact; bridge = None; answer = g; premises = [target, elimination fact].
 ``extra``: ``options`` (entity ids in display order), ``eliminated`` (id), ``elimination_fact``
@@ -33,6 +38,32 @@ _DRAWS = 24  # random draws per candidate role before giving up on a relation
 NO_OPTIONS = "fewer than ds_options distinct objects for the relation"
 NO_GOLD_EVIDENCE = "the gold has no single-valued fact, so nothing can tell it apart"
 NO_ELIMINATION = "no fact fits exactly one distractor with evidence against every other option"
+OTHER_FACT = "another fact (not the target) tells the remaining candidates apart"
+
+
+def other_fact_decides(index: GraphIndex, f: Fact, remaining: list[str]) -> str | None:
+    """Why a fact other than the target ``f`` decides between ``remaining``, or None."""
+    from kg_qgen.semantics.relations import INVERSE_FUNCTIONAL
+
+    g = index.graph
+    values = [index.single_values(c) for c in remaining]
+    rels = {r for v in values for r in v if r not in INVERSE_FUNCTIONAL}
+    for r in sorted(rels):
+        got = {v.get(r) for v in values}
+        if len(got) > 1:
+            return (
+                f"the remaining candidates differ in {g.relation_label(r)} "
+                f"({', '.join(sorted(g.label(x) if x else 'none' for x in got))})"
+            )
+    around: set[str] = set()
+    for x in index.by_subject.get(f.subject, ()):
+        if x.relation != f.relation:
+            around.add(x.object)
+            around.update(index.single_values(x.object).values())
+    links = [bool(({c} | set(v.values())) & around) for c, v in zip(remaining, values, strict=True)]
+    if any(links) and not all(links):
+        return "another fact about the subject points to one of the remaining candidates"
+    return None
 
 
 def find(
@@ -52,7 +83,13 @@ def find(
         if not gold_values:
             note(stats, NO_GOLD_EVIDENCE)
             continue
-        chosen = _choose(index, f, gold_values, n_distract, rng)
+        chosen = None
+        for _ in range(3):  # a few draws: the first may leave candidates another fact decides
+            chosen = _choose(index, f, gold_values, n_distract, rng)
+            if chosen is None or not other_fact_decides(index, f, [f.object, *chosen[1]]):
+                break
+            chosen = None
+            note(stats, OTHER_FACT)
         if chosen is None:
             note(stats, NO_ELIMINATION)
             continue

@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 
 from kg_qgen.graph import Fact, KnowledgeGraph
 from kg_qgen.semantics.classes import infer_class
-from kg_qgen.semantics.relations import SCHEMA_RELATIONS, is_raw_id, single_valued_for
+from kg_qgen.semantics.relations import (
+    INVERSE_FUNCTIONAL,
+    MULTI_VALUED,
+    RAW_ID,
+    SCHEMA_RELATIONS,
+    is_raw_id,
+    single_valued_for,
+)
 from kg_qgen.textnorm import long_tokens, normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
@@ -73,6 +80,7 @@ class GraphIndex:
     _alias_facts: list[Fact] | None = None
     alias_rejections: Counter[str] = field(default_factory=Counter)
     _long_tokens: dict[str, set[str]] = field(default_factory=dict)
+    _into: dict[str, list[str]] | None = None
 
     @classmethod
     def build(cls, graph: KnowledgeGraph) -> GraphIndex:
@@ -113,6 +121,13 @@ class GraphIndex:
         return self.subjects_of.get((relation, obj), [])
 
     def is_unique(self, subject: str, relation: str) -> bool:
+        """One object in the graph, for a relation that has one in the world too.
+
+        A relation of :data:`~kg_qgen.semantics.relations.MULTI_VALUED` (official language,
+        member of, notable work, ...) is never unique: the graph may list only one of them.
+        """
+        if relation in MULTI_VALUED:
+            return False
         return len(self.objects_of.get((subject, relation), ())) == 1
 
     def norm_label(self, entity: str) -> str:
@@ -173,6 +188,22 @@ class GraphIndex:
             )
         return got
 
+    def identifies_subject(self, relation: str, obj: str) -> bool:
+        """Whether ``obj`` as a ``relation`` value has one subject in the world and in the graph.
+
+        Wikidata ids: :data:`~kg_qgen.semantics.relations.INVERSE_FUNCTIONAL`; other relation
+        ids: every object of the relation in the graph has exactly one subject. In both cases
+        the graph must give ``obj`` exactly one subject for ``relation``.
+        """
+        if len(self.subjects(relation, obj)) != 1:
+            return False
+        if relation in INVERSE_FUNCTIONAL:
+            return True
+        if RAW_ID.match(relation):
+            return False
+        objs = self.relation_objects(relation)
+        return len(objs) > 1 and all(len(self.subjects(relation, o)) == 1 for o in objs)
+
     def single_values(self, entity: str) -> dict[str, str]:
         """relation -> value for the single-valued relations the entity has exactly one value of."""
         got = self._single_values.get(entity)
@@ -220,11 +251,29 @@ class GraphIndex:
             from kg_qgen.semantics.aliases import alias_problem
 
             label = self.graph.label(entity)
+            cls, sports = self.entity_class(entity), self.sport_labels(entity)
             got = self._alias_verdicts[entity] = [
-                (a, normalize(a), alias_problem(a, label, self.owners, entity))
+                (
+                    a,
+                    normalize(a),
+                    alias_problem(a, label, self.owners, entity, entity_class=cls, sports=sports),
+                )
                 for a in self.graph.aliases(entity)
             ]
         return got
+
+    def facts_into(self, entity: str) -> list[str]:
+        """Subjects of the facts whose object is ``entity`` (cached reverse adjacency)."""
+        if self._into is None:
+            into: dict[str, list[str]] = defaultdict(list)
+            for f in self.facts:
+                into[f.object].append(f.subject)
+            self._into = dict(into)
+        return self._into.get(entity, [])
+
+    def sport_labels(self, entity: str) -> list[str]:
+        """Labels of the entity's sport(s) (``P641``), the facts LL's position-word test uses."""
+        return [self.graph.label(o) for o in self.objects(entity, "P641")]
 
     def alias_facts(self) -> list[Fact]:
         """Facts whose subject has at least one alias that identifies it (LL's candidates)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
@@ -41,6 +42,25 @@ class MPRule:
     rule: str  # the general conditional, no entity named
     instance: str  # the target fact with its object masked; [X] = subject
     conclusion: str  # the question about the consequent; [X] = subject
+
+    @property
+    def wordings(self) -> tuple[str, ...]:
+        """The rule and its other wordings, same meaning (:func:`rule_wordings`); >= 3."""
+        return rule_wordings(self)
+
+    @property
+    def instances(self) -> tuple[str, ...]:
+        return (self.instance, *_INSTANCE_ALT.get(self.instance, ()))
+
+    @property
+    def conclusions(self) -> tuple[str, ...]:
+        q = self.conclusion.removeprefix("According to this rule, ")
+        return (
+            self.conclusion,
+            f"Following the rule, {q}",
+            f"So {q}",
+            f"What does the rule say: {q}",
+        )
 
 
 _CITIZEN = "[X] is a citizen of a certain country."
@@ -148,6 +168,160 @@ RULES: dict[tuple[str, str], MPRule] = {
         "Anything at a location is in the country that the location belongs to.",
         "[X] is at a certain location.",
         "According to this rule, in which country is [X]?",
+    ),
+}
+
+
+# Other wordings of each rule (same meaning, different words), chosen with the seed.
+REWORDINGS: dict[str, tuple[str, ...]] = {
+    RULES[("P27", "P30")].rule: (
+        "A person who is a citizen of some country is a citizen of a country on that country's "
+        "continent.",
+        "Citizenship of a country always means citizenship of a country lying on the continent "
+        "of that country.",
+    ),
+    RULES[("P495", "P30")].rule: (
+        "Whatever comes from a country comes from the continent that country is on.",
+        "If something originates in a country, its continent of origin is that country's "
+        "continent.",
+    ),
+    RULES[("P413", "P641")].rule: (
+        "A player of a given position plays the sport in which that position exists.",
+        "Every playing position belongs to one sport, and whoever plays the position plays "
+        "that sport.",
+    ),
+}
+
+
+_LEADS: dict[str, tuple[str, ...]] = {
+    "person": ("Anyone who", "Whoever", "Every person who", "Any person who"),
+    ANY: ("Anything that", "Whatever", "Everything that", "Any item that"),
+    "organization": ("An organization that", "Any organization that", "Every organization that"),
+    "place": ("Any place that", "A place that", "Every place that"),
+}
+# (r1, r2) -> (ways to say the premise, ways to say the conclusion), combined with a lead
+_PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ("P27", "P30"): (
+        (
+            "is a citizen of a country",
+            "holds a country's citizenship",
+            "is a national of some country",
+        ),
+        (
+            "is a citizen of a country on that country's continent",
+            "holds citizenship on the continent where that country lies",
+            "is a national of the continent of that country",
+        ),
+    ),
+    ("P495", "P30"): (
+        ("originates from a country", "comes from some country", "has a country of origin"),
+        (
+            "originates from the continent where that country lies",
+            "comes from that country's continent",
+            "has that country's continent as its continent of origin",
+        ),
+    ),
+    ("P413", "P641"): (
+        ("plays a playing position", "plays in some position", "fills a position on a team"),
+        (
+            "plays the sport that the position belongs to",
+            "plays the sport of that position",
+            "takes part in the sport in which that position exists",
+            "competes in that position's sport",
+        ),
+    ),
+    ("P19", "P17"): (
+        ("was born in a city", "has some city as birthplace"),
+        ("was born in the country of that city", "was born in the country the city belongs to"),
+    ),
+    ("P19", "P131"): (
+        ("was born in a city", "has some city as birthplace"),
+        ("was born in the region that contains the city", "was born in that city's region"),
+    ),
+    ("P19", "P30"): (
+        ("was born in a city", "has some city as birthplace"),
+        ("was born on the continent of that city", "was born on the continent where it lies"),
+    ),
+    ("P20", "P17"): (
+        ("died in a city", "has some city as place of death"),
+        ("died in the country of that city", "died in the country the city belongs to"),
+    ),
+    ("P20", "P131"): (
+        ("died in a city", "has some city as place of death"),
+        ("died in the region that contains the city", "died in that city's region"),
+    ),
+    ("P20", "P30"): (
+        ("died in a city", "has some city as place of death"),
+        ("died on the continent of that city", "died on the continent where it lies"),
+    ),
+    ("P937", "P17"): (
+        ("works in a city", "has a city as place of work"),
+        ("works in the country of that city", "works in the country the city belongs to"),
+    ),
+    ("P159", "P17"): (
+        ("is headquartered in a city", "has its head office in a city"),
+        ("has its headquarters in that city's country", "is based in the country of the city"),
+    ),
+    ("P159", "P131"): (
+        ("is headquartered in a city", "has its head office in a city"),
+        ("has its headquarters in that city's region", "is based in the region of the city"),
+    ),
+    ("P740", "P17"): (
+        ("was formed in a place", "was founded in some place"),
+        ("was formed in the country of that place", "was founded in that place's country"),
+    ),
+    ("P131", "P17"): (
+        ("lies in an administrative region", "is inside some region"),
+        ("lies in the country of that region", "is in the country the region belongs to"),
+    ),
+    ("P17", "P30"): (
+        ("is located in a country", "lies in some country"),
+        ("lies on the continent of that country", "is on that country's continent"),
+    ),
+    ("P276", "P17"): (
+        ("is at a location", "is found at some location"),
+        ("is in the country of that location", "is in the country the location belongs to"),
+    ),
+}
+
+
+@cache
+def rule_wordings(rule: MPRule) -> tuple[str, ...]:
+    """Every wording of a rule: the table's sentence, hand rewordings and the combinations of a
+    lead for its subject class with each way to say its premise and conclusion (``_PARTS``)."""
+    out = [rule.rule, *REWORDINGS.get(rule.rule, ())]
+    pair = next((k for k, v in RULES.items() if v is rule), None)
+    if pair in _PARTS:
+        premises, conclusions = _PARTS[pair]
+        leads = _LEADS.get(rule.subject_class, _LEADS[ANY])
+        for lead in leads:
+            for p in premises:
+                for c in conclusions:
+                    out.append(f"{lead} {p} {c}.")
+    return tuple(dict.fromkeys(out))
+
+
+def _reword(rule: str) -> tuple[str, str]:
+    """Two generic rewordings of a rule sentence that has no hand-written ones."""
+    body = rule[:1].lower() + rule[1:-1]
+    return (f"It is a general truth that {body}.", f"As a rule of the world, {body}.")
+
+
+for _r in RULES.values():
+    REWORDINGS.setdefault(_r.rule, _reword(_r.rule))
+
+_INSTANCE_ALT: dict[str, tuple[str, ...]] = {
+    _CITIZEN: ("[X] holds the citizenship of some country.", "[X] is a national of a country."),
+    _BORN: ("[X] was born in some city.", "The birthplace of [X] is a certain city."),
+    _DIED: ("[X] died in some city.", "The place of death of [X] is a certain city."),
+    _HQ: ("The headquarters of [X] are in some city.", "[X] is headquartered in a certain city."),
+    "[X] plays a certain position.": (
+        "[X] plays in some position.",
+        "There is a position that [X] plays.",
+    ),
+    "[X] originates from a certain country.": (
+        "[X] comes from some country.",
+        "There is a country that [X] originates from.",
     ),
 }
 

@@ -216,16 +216,19 @@ def _derivation(
         return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
     if qtype == "MT" and len(p) >= 2:
         first, second = p[0], p[1]
-        antecedent = _text(record.get("antecedent")).lower()
+        form = _text(record.get("form")).lower()
         candidate = _text(record.get("candidate")) or "the candidate in the question"
-        if antecedent == "true":
+        consequent = _text(record.get("consequent")) or "the stated value"
+        if form == "negative":
             return (
-                f"The condition is true: the {first['relation']} of {first['subject']} is "
-                f"{first['object']} (the target fact), whose {second['relation']} is "
-                f"{second['object']}. No modus tollens step is needed (a control item); the "
-                f"expected answer is {answer}."
+                f"The conditional says: if the {first['relation']} of {first['subject']} is not "
+                f"{candidate}, its {second['relation']} is not {consequent}. In reality the "
+                f"{first['relation']} of {first['subject']} is {first['object']} (the target "
+                f"fact), whose {second['relation']} is {second['object']}, so the consequent is "
+                f"false and, by modus tollens, so is the antecedent: the {first['relation']} is "
+                f"{candidate}. The expected answer is {answer}."
             )
-        if antecedent == "false":
+        if form == "positive" or _text(record.get("antecedent")).lower() == "false":
             return (
                 f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
                 f"in reality it is {first['object']}, whose {second['relation']} is "

@@ -8,16 +8,61 @@ entity on its own. An alias is refused when (normalised; a leading "the"/"a"/"an
 * it is a fragment of the label: all its words are words of the label ("Barack" or "Obama" for
   Barack Obama, "Ford" for Ford Motor Company);
 * it contains the whole label (then the question names the entity anyway) or the answer;
-* it resolves to more than one entity of the graph (it is the label or an alias of another one).
+* it resolves to more than one entity of the graph (it is the label or an alias of another one);
+* it is a ticker or code of any length: all its letters are capitals, or it has digits and no
+  word of four letters ("MSFT", "NASA", "U.K.", "F1");
+* it is a given name or a surname alone: a one-word alias of a person ("Billy" for Christopher
+  Robin Milne, "Messi");
+* it is a playing-position word of another sport (shipped list ``kg_qgen/data/position_words.tsv``:
+  "goalie" and "defenseman" are ice-hockey words, so not aliases of an association-football
+  position), or of any sport when the entity's sport is not in the graph;
+* it is a misspelling or spelling variant of the label (same words up to two edits, or a
+  character similarity of 0.85 or more: "The Beattles" for The Beatles).
+
+Historical names: a source can mark an alias as historical only through its own data; kg-qgen has
+no such field yet, so it cannot tell an unmarked former name from a current one (documented gap).
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Collection, Iterable
+from functools import lru_cache
+from importlib import resources
 
 from kg_qgen.textnorm import contains_phrase, normalize
 
-__all__ = ["alias_problem", "strip_article"]
+__all__ = ["alias_problem", "position_words", "strip_article"]
+
+
+@lru_cache(maxsize=1)
+def position_words() -> dict[str, str]:
+    """Normalised position word -> normalised sport (the shipped list, module docs)."""
+    ref = resources.files("kg_qgen") / "data" / "position_words.tsv"
+    out = {}
+    for line in ref.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#") and "\t" in line:
+            word, sport = line.split("\t", 1)
+            out[normalize(word)] = normalize(sport)
+    return out
+
+
+def _is_code(alias: str) -> bool:
+    letters = [c for c in alias if c.isalpha()]
+    if letters and all(c.isupper() for c in letters) and len(letters) >= 2:
+        return True
+    words = normalize(alias).split()
+    return any(c.isdigit() for c in alias) and not any(len(w) >= 4 and w.isalpha() for w in words)
+
+
+def _misspelling(core: str, label_core: str) -> bool:
+    if core == label_core or not core or not label_core:
+        return False
+    a, b = core.replace(" ", ""), label_core.replace(" ", "")
+    if a == b:
+        return True  # "Face book" for "Facebook"
+    return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85 and abs(len(a) - len(b)) <= 2
+
 
 _ARTICLES = ("the ", "a ", "an ")
 
@@ -35,11 +80,16 @@ def alias_problem(
     owners: Collection[str] | Callable[[str], Collection[str]],
     entity: str,
     answer_forms: Iterable[str] = (),
+    *,
+    entity_class: str = "thing",
+    sports: Collection[str] = (),
 ) -> str | None:
     """Why ``alias`` cannot stand for ``entity`` (labelled ``label``), or None.
 
     ``owners`` are the ids of every entity whose label or alias normalises to the alias (or a
     function from the normalised alias to them, called only when the cheap tests pass).
+    ``entity_class`` is the entity's class and ``sports`` the labels of its sport(s) in the graph
+    (for the position-word test).
     """
     norm = normalize(alias)
     core = strip_article(norm)
@@ -49,12 +99,21 @@ def alias_problem(
     if len(core.replace(" ", "")) <= 3:
         return "the alias is a code or abbreviation of 3 characters or fewer"
     words = core.split()
+    if _is_code(alias):
+        return "the alias is a ticker or code (all capitals, or digits)"
     if sum(len(w) == 1 for w in words) * 2 >= len(words):
         return "the alias is an abbreviation (half or more of its words are single letters)"
     if core == strip_article(lab) or contains_phrase(norm, lab):
         return "the alias contains the label itself"
     if set(words) <= set(lab.split()):
         return "the alias is a fragment of the label"
+    if entity_class == "person" and len(words) == 1:
+        return "the alias is a given name or surname alone"
+    sport = position_words().get(core)
+    if sport is not None and sport not in {normalize(x) for x in sports}:
+        return f"the alias is a position word of {sport}, not of this entity's sport"
+    if _misspelling(core, strip_article(lab)):
+        return "the alias is a misspelling or spelling variant of the label"
     for form in answer_forms:
         f = normalize(form)
         if f and contains_phrase(norm, f):

@@ -18,6 +18,17 @@ person). A relation that is not a Wikidata id (a slug from a text source or a cu
 is treated as single-valued when every subject in the graph has exactly one object for it (a
 documented heuristic: the graph is the only evidence there is).
 
+**Inverse-functional relations.** :data:`INVERSE_FUNCTIONAL` lists the Wikidata properties whose
+object has one subject (capital, head of government, CEO, head coach, director / manager): only
+for them is "if the r1 of s is not b, then the r2 of the r1 of s is not o2" true. A relation that
+is not a Wikidata id counts when every object in the graph has exactly one subject for it.
+
+**Multi-valued relations.** :data:`MULTI_VALUED` lists the Wikidata properties that take several
+objects in the world (official language, member of, notable work, occupation, ...). A graph often
+gives a subject only one of them, so "the official language of Ireland" would have more right
+answers than its gold: facts of these relations are never asked (nor used as a chain's bridge,
+CC's shared value or DS's target).
+
 **Schema relations** (``P31`` instance of, ``P279`` subclass of) say what kind of thing an entity
 is; they feed :mod:`kg_qgen.semantics.classes` and are never asked about.
 """
@@ -30,6 +41,8 @@ from functools import lru_cache
 from importlib import resources
 
 __all__ = [
+    "INVERSE_FUNCTIONAL",
+    "MULTI_VALUED",
     "RAW_ID",
     "SCHEMA_RELATIONS",
     "SINGLE_VALUED",
@@ -59,6 +72,51 @@ SINGLE_VALUED: dict[str, frozenset[str] | None] = {
     "P1037": _ANY,  # director / manager (one at a time)
     "P641": frozenset({"position", "team"}),  # sport: one for a playing position or a team
 }
+
+# Relations whose object has one subject in the world (the object determines the subject): a city
+# is the capital of one country, a person heads one government, is CEO of, coaches or manages one
+# organisation at a time. MT's "negative" conditional ("if the country of X is not France, then
+# the capital of X's country is not Paris") is true only for these (kg_qgen.match.mt).
+INVERSE_FUNCTIONAL: frozenset[str] = frozenset({"P36", "P6", "P169", "P286", "P1037"})
+
+# Relations that take several objects in the world (official language, member of, notable work,
+# ...). A graph often lists one of them only, so a question whose answer is "the" value would
+# have more right answers than its gold: their facts are never asked (GraphIndex.is_unique is
+# false for them, CC never shares them).
+MULTI_VALUED: frozenset[str] = frozenset(
+    {
+        "P37",  # official language
+        "P463",  # member of
+        "P800",  # notable work
+        "P1412",  # languages spoken, written or signed
+        "P106",  # occupation
+        "P101",  # field of work
+        "P136",  # genre
+        "P40",  # child
+        "P166",  # award received
+        "P39",  # position held
+        "P69",  # educated at
+        "P108",  # employer
+        "P1303",  # instrument
+        "P190",  # twinned administrative body
+        "P26",  # spouse (over a life)
+        "P54",  # member of sports team
+        "P361",  # part of
+        "P527",  # has part
+        "P47",  # shares border with
+        "P530",  # diplomatic relation
+        "P737",  # influenced by
+        "P102",  # member of political party
+        "P551",  # residence
+        "P937",  # work location
+        "P1050",  # medical condition
+        "P172",  # ethnic group
+        "P135",  # movement
+        "P161",  # cast member
+        "P1344",  # participant in
+        "P3373",  # sibling
+    }
+)
 
 
 def is_raw_id(label: str) -> bool:

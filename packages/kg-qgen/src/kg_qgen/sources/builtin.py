@@ -38,16 +38,18 @@ def graph_from_kb_dict(data: Any, *, path: str, source: str = "builtin") -> Know
         if not rid:
             raise KgQgenInputError("empty relation id", path=path, field="relations")
         if not isinstance(rel, dict) or not isinstance(rel.get("label"), str) or not rel["label"]:
-            raise KgQgenInputError("relation needs a 'label'", path=path, field=f"relations.{rid}")
+            raise KgQgenInputError(
+                "relation needs a 'label'", path=path, field=f"relations[{rid!r}]"
+            )
         kg.add_relation(rid, rel["label"])
     for eid, ent in data["entities"].items():
         if not eid:
             raise KgQgenInputError("empty entity id", path=path, field="entities")
         if not isinstance(ent, dict) or not isinstance(ent.get("label"), str) or not ent["label"]:
-            raise KgQgenInputError("entity needs a 'label'", path=path, field=f"entities.{eid}")
+            raise KgQgenInputError("entity needs a 'label'", path=path, field=f"entities[{eid!r}]")
         aliases = ent.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-            raise KgQgenInputError("must be a list", path=path, field=f"entities.{eid}.aliases")
+            raise KgQgenInputError("must be a list", path=path, field=f"entities[{eid!r}].aliases")
         kg.add_entity(eid, ent["label"], aliases)
     if not data["triples"]:
         raise KgQgenInputError("no triples", path=path, field="triples")

@@ -1,10 +1,23 @@
-"""Set-level checks of yes/no questions: can the answer be read off the wording?
+"""Set-level checks: can the answer of a yes/no or option question be read off its wording?
 
-**One-cue classifier.** For every word and word bigram of the (normalised) questions, the rule
-"answer yes when the cue is present, no otherwise" and its reverse are scored on the set; the
-best accuracy over all cues is reported with the cue. A set whose answers need the facts scores
-close to 50 %; main's MT questions scored 100 % with the cue "is not". :func:`mt_balance` also
-reports the yes share, the true-antecedent share and whether every MT pair is complete.
+**Short rules.** A rule of one or two words predicts the answer from the question text alone:
+
+* one word: "yes when word w is present" (and its reverse, "no when present");
+* two words: "yes when w1 is present, flipped when w2 is present" (w1 XOR w2, both polarities).
+
+Words are the normalised words (:func:`kg_qgen.textnorm.normalize`) and, for one-word rules,
+word bigrams too. :func:`best_short_rule` fits every such rule on a set and returns the best
+accuracy with the rule; a set whose answers need the facts stays near 50 %. Main's first MT
+wording scored 100 % with "is not"; the round-one wording 0.93 with "europe" flipped by "false".
+
+**Options (DS).** :func:`option_rule_accuracy` asks whether the gold can be picked from the
+option strings alone: a rule (a word present/absent in an option, or a word flipped by another)
+selects the options it fires on; its score on an item is 1/|selected| when the gold is selected
+(1/k when none is), and the best mean over the set is reported, with the gold's display position
+as a rule too. Chance is 1/k.
+
+``kg_qgen.verify.report`` fails a set where a rule is right on more than 65 % of at least 60
+items (smaller sets are reported, not judged).
 """
 
 from __future__ import annotations
@@ -14,21 +27,35 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import pairwise
 
+import numpy as np
+
 from kg_qgen.textnorm import normalize
 
-__all__ = ["CueResult", "MTBalance", "mt_balance", "one_cue_accuracy"]
+__all__ = [
+    "CueResult",
+    "MTBalance",
+    "best_short_rule",
+    "ds_option_balance",
+    "mt_balance",
+    "one_cue_accuracy",
+    "option_rule_accuracy",
+]
 
 
 @dataclass
 class CueResult:
     accuracy: float
     cue: str
-    rule: str  # "present -> yes" or "present -> no"
+    rule: str  # e.g. "present -> yes", "'a' flipped by 'b' -> yes"
     n: int
 
 
+def _words(question: str) -> list[str]:
+    return normalize(question).split()
+
+
 def _cues(question: str) -> set[str]:
-    words = normalize(question).split()
+    words = _words(question)
     return set(words) | {f"{a} {b}" for a, b in pairwise(words)}
 
 
@@ -57,11 +84,95 @@ def one_cue_accuracy(questions: Sequence[str], answers: Sequence[str]) -> CueRes
     return best
 
 
+def _matrix(rows: Sequence[set[str]], min_count: int = 2) -> tuple[np.ndarray, list[str]]:
+    counts: Counter[str] = Counter(w for r in rows for w in r)
+    vocab = sorted(w for w, k in counts.items() if k >= min_count)
+    col = {w: i for i, w in enumerate(vocab)}
+    x = np.zeros((len(rows), len(vocab)), dtype=np.float64)
+    for i, r in enumerate(rows):
+        for w in r:
+            j = col.get(w)
+            if j is not None:
+                x[i, j] = 1.0
+    return x, vocab
+
+
+def best_short_rule(questions: Sequence[str], answers: Sequence[str]) -> CueResult:
+    """Best accuracy of any one- or two-word rule (module docs) predicting yes/no."""
+    best = one_cue_accuracy(questions, answers)
+    n = len(questions)
+    if n < 2:
+        return best
+    x, vocab = _matrix([set(_words(q)) for q in questions])
+    if not vocab:
+        return best
+    y = np.array([a == "yes" for a in answers], dtype=np.float64)
+    # XOR rule (w1 ^ w2) -> yes is right where w1 ^ w2 ^ y == 0; with z = w1 ^ y,
+    # |z ^ w2| = |z| + |w2| - 2 z.w2, so every pair's error count is one matrix product
+    z = np.abs(x - y[:, None])
+    wrong = z.sum(0)[:, None] + x.sum(0)[None, :] - 2.0 * (z.T @ x)
+    acc = np.maximum(n - wrong, wrong) / n
+    np.fill_diagonal(acc, 0.0)
+    i, j = np.unravel_index(int(np.argmax(acc)), acc.shape)
+    if acc[i, j] > best.accuracy:
+        yes = n - wrong[i, j] >= wrong[i, j]
+        rule = f"{vocab[i]!r} flipped by {vocab[j]!r} -> {'yes' if yes else 'no'}"
+        best = CueResult(float(acc[i, j]), f"{vocab[i]} ^ {vocab[j]}", rule, n)
+    return best
+
+
+def option_rule_accuracy(option_sets: Sequence[Sequence[str]], golds: Sequence[int]) -> CueResult:
+    """Best mean score of a rule picking the gold from the option strings alone (module docs)."""
+    n = len(option_sets)
+    if n == 0:
+        return CueResult(0.0, "", "", 0)
+    k_max = max(len(o) for o in option_sets)
+    best = CueResult(float(np.mean([1 / len(o) for o in option_sets])), "", "chance", n)
+    for pos in range(k_max):  # "the gold is the option at position pos"
+        acc = float(np.mean([g == pos for g in golds]))
+        if acc > best.accuracy:
+            best = CueResult(acc, f"position {pos + 1}", "the option at this position", n)
+    flat = [set(_words(o)) for opts in option_sets for o in opts]
+    x, vocab = _matrix(flat)
+    if not vocab:
+        return best
+    item = np.repeat(np.arange(n), [len(o) for o in option_sets])
+    is_gold = np.zeros(len(flat))
+    starts = np.cumsum([0, *[len(o) for o in option_sets[:-1]]])
+    is_gold[starts + np.asarray(golds)] = 1.0
+    k = np.array([len(o) for o in option_sets], dtype=np.float64)
+
+    def score(fired: np.ndarray) -> np.ndarray:
+        """Mean score per rule column of a (options x rules) 0/1 matrix of fired options."""
+        sel = np.zeros((n, fired.shape[1]))
+        np.add.at(sel, item, fired)
+        hit = np.zeros((n, fired.shape[1]))
+        np.add.at(hit, item, fired * is_gold[:, None])
+        per = np.where(sel > 0, hit / np.maximum(sel, 1), 1 / k[:, None])
+        return per.mean(0)
+
+    for fired, name in ((x, "present"), (1 - x, "absent")):
+        s = score(fired)
+        j = int(np.argmax(s))
+        if s[j] > best.accuracy:
+            best = CueResult(float(s[j]), vocab[j], f"pick the option with {vocab[j]!r} {name}", n)
+    top = np.argsort(-x.sum(0))[:60]  # XOR pairs over the 60 most frequent words
+    for a in top:
+        fired = np.abs(x[:, top] - x[:, [a]])
+        for cols, name in ((fired, "flipped"), (1 - fired, "flipped, reversed")):
+            s = score(cols)
+            j = int(np.argmax(s))
+            if s[j] > best.accuracy and top[j] != a:
+                cue = f"{vocab[a]} ^ {vocab[top[j]]}"
+                best = CueResult(float(s[j]), cue, f"pick the option with {cue} ({name})", n)
+    return best
+
+
 @dataclass
 class MTBalance:
     n: int
     yes_share: float | None
-    true_antecedent_share: float | None
+    negative_form_share: float | None
     cue: CueResult
     incomplete_pairs: list[int]
 
@@ -74,14 +185,27 @@ def mt_balance(records: Sequence[dict]) -> MTBalance:
     mt = [r for r in records if r.get("type") == "MT"]
     n = len(mt)
     pairs: Counter[int] = Counter(r.get("pair") for r in mt if isinstance(r.get("pair"), int))
-    incomplete = sorted(p for p, k in pairs.items() if k != 2)
+    # one question per ``pair`` number (template), or a yes/no pair of two (other generators)
+    incomplete = sorted(p for p, k in pairs.items() if k > 2)
     incomplete += [-1] * sum(not isinstance(r.get("pair"), int) for r in mt)
     return MTBalance(
         n=n,
         yes_share=sum(r.get("answer") == "yes" for r in mt) / n if n else None,
-        true_antecedent_share=sum(r.get("antecedent") == "true" for r in mt) / n if n else None,
-        cue=one_cue_accuracy(
-            [str(r.get("question", "")) for r in mt], [r.get("answer") for r in mt]
+        negative_form_share=sum(r.get("form") == "negative" for r in mt) / n if n else None,
+        cue=best_short_rule(
+            [str(r.get("question", "")) for r in mt], [str(r.get("answer")) for r in mt]
         ),
         incomplete_pairs=incomplete,
     )
+
+
+def ds_option_balance(records: Sequence[dict]) -> CueResult:
+    """:func:`option_rule_accuracy` over the DS records among ``records``."""
+    sets, golds = [], []
+    for r in records:
+        opts = r.get("options")
+        if r.get("type") != "DS" or not isinstance(opts, list) or r.get("answer") not in opts:
+            continue
+        sets.append([str(o) for o in opts])
+        golds.append(opts.index(r.get("answer")))
+    return option_rule_accuracy(sets, golds)

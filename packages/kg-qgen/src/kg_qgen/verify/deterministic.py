@@ -17,6 +17,7 @@ from kg_qgen.generate.style import uncapitalized_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.match.index import GraphIndex
+from kg_qgen.semantics.articles import doubled_word
 from kg_qgen.semantics.relations import RAW_ID, is_raw_id
 from kg_qgen.textnorm import normalize
 from kg_qgen.verify.base import Check, Reject
@@ -183,8 +184,19 @@ def _record_names(r: dict) -> set[str]:
     return {n for n in names if n}
 
 
+def _relation_words(graph: KnowledgeGraph) -> set[str]:
+    """Normalised relation labels and nouns of the graph: never an answer on their own."""
+    words = set()
+    for rel in graph.relations:
+        label = graph.relation_label(rel)
+        words |= {normalize(label), normalize(phrase_for(rel, label).noun)}
+    return {w for w in words if w}
+
+
 class StyleCheck(_PerRecord):
-    """Every sentence starts with a capital letter; "its" never refers to a person.
+    """Every sentence starts with a capital letter; "its" never refers to a person; no word is
+    written twice in a row outside entity names ("the capital of of Berlin"); the answer is not a
+    bare relation word ("capital" as what something is named after).
 
     The referent of "its <noun>" is the subject of the premise whose relation noun follows it
     ("its country of citizenship" -> the subject of the citizenship premise).
@@ -193,9 +205,15 @@ class StyleCheck(_PerRecord):
     name = "style"
 
     def problem(self, r: dict, graph: KnowledgeGraph) -> str | None:
-        lower = uncapitalized_sentences(r.get("question", ""), _record_names(r))
+        names = _record_names(r)
+        lower = uncapitalized_sentences(r.get("question", ""), names)
         if lower:
             return f"a sentence starts in lower case ({lower[0]!r})"
+        doubled = doubled_word(str(r.get("question", "")), tuple(names))
+        if doubled:
+            return f"the word {doubled!r} is written twice in a row"
+        if r.get("type") != "MT" and normalize(str(r.get("answer", ""))) in _relation_words(graph):
+            return f"the answer {r.get('answer')!r} is a bare relation word, not an entity"
         text = f" {normalize(r.get('question', ''))} "
         if " its " not in text:
             return None

@@ -10,7 +10,11 @@ Matching is whole-word and case-, accent- and punctuation-insensitive (see
    "Messerschmitt" in "Messerschmitt AG" when the bridge is Willy Messerschmitt;
 4. the answer's label or an alias, or a demonym of the answer. The one exception is DS: its answer
    is allowed to appear exactly as one of >= 3 listed options (the record's ``options``); each
-   option is cut out of the text once before the answer is searched.
+   option is cut out of the text once before the answer is searched;
+5. a name that gives the answer away (every type with an entity answer, DS included): a word of
+   four letters or more of the answer's label ("Bank of Egypt" when the answer is Egypt), or the
+   label of an entity next to the answer in the graph that the question does not use as a premise
+   ("Cairo" in "Cairo American College" when the answer is Egypt, whose capital is Cairo).
 """
 
 from __future__ import annotations
@@ -81,6 +85,34 @@ def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
     for dem in demonyms_for(answer_forms):
         if contains_phrase(answer_text, normalize(dem)):
             return f"question contains {dem!r}, a demonym of the answer {answer_forms[0]!r}{where}"
+    if answer_forms:
+        shared = sorted(long_tokens(normalize(answer_forms[0])) & set(answer_text.split()))
+        if shared:
+            return f"question shares the word {shared[0]!r} with the answer {answer_forms[0]!r}"
+    if graph is not None:
+        return _neighbour_leak(record, graph, answer_text)
+    return None
+
+
+def _neighbour_leak(record: dict, graph: KnowledgeGraph, text: str) -> str | None:
+    """An entity next to the answer, not a premise entity, named in the question (rule 5)."""
+    from kg_qgen.match.index import GraphIndex
+
+    aid = record.get("answer_id")
+    if not aid or not graph.has_entity(aid):
+        return None
+    idx = GraphIndex.of(graph)
+    used = {
+        str(x) for p in record.get("premise_ids") or [] if isinstance(p, dict) for x in p.values()
+    }
+    used |= {str(o) for o in record.get("option_ids") or []}
+    near = {f.object for f in idx.by_subject.get(aid, ())}
+    for rel_obj in idx.facts_into(aid):
+        near.add(rel_obj)
+    for e in sorted(near - used - {aid}):
+        lab = idx.norm_label(e)
+        if len(lab) >= 4 and contains_phrase(text, lab):
+            return f"question names {graph.label(e)!r}, which is next to the answer in the graph"
     return None
 
 

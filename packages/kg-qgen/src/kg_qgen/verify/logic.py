@@ -18,12 +18,15 @@ type's own ids), so it works on any generator's output (template or LLM) and on 
   subject; the elimination fact (d r' v) is a premise and a fact, r' is single-valued for every
   option and every other option has a different r' value (positive evidence); >= 2 candidates
   remain; the question lists every option in display order and names v.
-* **MT**: the four cells of :mod:`kg_qgen.match.mt`: premises and bridge as the cell requires,
-  the answer is "yes" exactly when (antecedent true) != (negated), the question names the
-  candidate and the consequent, carries exactly one negation ("not", "never", "n't" or
-  "false") when negated and none when plain,
-  has no subjunctive/conditional mood words ("were", "would"), and a false antecedent's question
-  names neither the real bridge nor its real r2 value.
+* **MT**: the four cells of :mod:`kg_qgen.match.mt` (positive/negative conditional, plain/negated
+  ask): the stated antecedent is false and so is the consequent (a positive conditional's
+  distractor has a different r2 value; a negative one's r2 value identifies the bridge,
+  :meth:`GraphIndex.identifies_subject`), premises and bridge as the form requires, the answer is
+  "yes" exactly when (negative form) != (negated ask), the question names the candidate and the
+  consequent, its last sentence asks about the candidate with exactly one negation ("not",
+  "never", "n't" or "false") when negated and none when plain, no subjunctive/conditional mood
+  words ("were", "would"), and a positive conditional's question names neither the real bridge
+  nor its real r2 value.
 * every type: ``options`` is what the question shows (:func:`kg_qgen.generate.base.match_options`).
 """
 
@@ -37,6 +40,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import RULES, rule_fits
 from kg_qgen.semantics.aliases import alias_problem
+from kg_qgen.semantics.relations import MULTI_VALUED
 from kg_qgen.textnorm import contains_phrase, normalize
 from kg_qgen.verify.base import Reject
 
@@ -62,6 +66,8 @@ def _mentions(text: str, graph: KnowledgeGraph, entity: str) -> bool:
 
 
 def _unique(idx: GraphIndex, s: str, r: str) -> str | None:
+    if r in MULTI_VALUED:
+        return f"{idx.graph.relation_label(r)!r} takes several objects in the world (one right answer needs one)"
     if not idx.is_unique(s, r):
         n = len(idx.objects(s, r))
         return f"({idx.graph.label(s)}, {idx.graph.relation_label(r)}) has {n} objects in the graph"
@@ -100,8 +106,8 @@ def _mp(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     rule = RULES.get(pair)
     if rule is None:
         return f"no rule in the MP rule table for the relation pair {pair}"
-    if r.get("rule") != rule.rule:
-        return "the record's rule is not the table's rule for its relation pair"
+    if r.get("rule") not in rule.wordings:
+        return "the record's rule is not a wording of the table's rule for its relation pair"
     if not rule_fits(idx, rule, p[0][0]):
         cls = idx.entity_class(p[0][0])
         return f"the rule is for a {rule.subject_class}, the subject is a {cls}"
@@ -116,7 +122,15 @@ def _ll(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     alias = str(r.get("alias") or "")
     if alias not in g.aliases(s):
         return f"{alias!r} is not an alias of {g.label(s)!r} in the graph"
-    why = alias_problem(alias, g.label(s), idx.owners, s, _names(g, o))
+    why = alias_problem(
+        alias,
+        g.label(s),
+        idx.owners,
+        s,
+        _names(g, o),
+        entity_class=idx.entity_class(s),
+        sports=idx.sport_labels(s),
+    )
     if why:
         return f"alias {alias!r}: {why}"
     if not contains_phrase(text, normalize(alias)):
@@ -136,6 +150,8 @@ def _cc(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return "the premises do not share (relation, object) with two different subjects"
     if r.get("answer_id") != o1 or r.get("bridge_id") != o1 or r.get("partner_id") != s2:
         return "answer/bridge/partner do not match the premises"
+    if r1 in MULTI_VALUED:
+        return f"{idx.graph.relation_label(r1)!r} takes several objects: more than one right answer"
     shared = set(idx.objects(s1, r1)) & set(idx.objects(s2, r1))
     if shared != {o1}:
         return f"the two subjects share {len(shared)} values of the relation, not exactly one"
@@ -178,6 +194,12 @@ def _ds(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return f"the elimination clause fits {[g.label(o) for o in fits]}, not exactly one option"
     if len(opts) - len(fits) < 2:
         return "fewer than two candidates remain after elimination"
+    from kg_qgen.graph import Fact
+    from kg_qgen.match.ds import other_fact_decides
+
+    why = other_fact_decides(idx, Fact(s, rel, gold), [o for o in opts if o != d])
+    if why:
+        return why
     labels = [g.label(o) for o in opts]
     if r.get("options") != labels:
         return "options are not the labels of option_ids"
@@ -197,14 +219,24 @@ def _negations(text: str) -> int:
     return len(NEGATION.findall(text))
 
 
+def _last_sentence(question: str) -> str:
+    """The asking sentence: the text after the last ". " (MT keeps its proposition there)."""
+    parts = re.split(r"(?<=[.!:])\s+", question.strip())
+    return parts[-1] if parts else question
+
+
 def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
+    from kg_qgen.match.mt import answer_for
+
     g = idx.graph
-    cell, polarity = r.get("antecedent"), r.get("polarity")
-    if cell not in ("true", "false") or polarity not in ("plain", "negated"):
-        return "MT needs antecedent true/false and polarity plain/negated"
-    expected = "yes" if (cell == "true") != (polarity == "negated") else "no"
+    form, polarity = r.get("form"), r.get("polarity")
+    if form not in ("positive", "negative") or polarity not in ("plain", "negated"):
+        return "MT needs form positive/negative and polarity plain/negated"
+    if r.get("antecedent") != "false":
+        return "every MT item states a false antecedent (modus tollens), antecedent must be 'false'"
+    expected = answer_for(form, polarity)
     if r.get("answer") != expected:
-        return f"the answer should be {expected!r} for a {cell} antecedent asked {polarity}"
+        return f"the answer should be {expected!r} for a {form} conditional asked {polarity}"
     if not isinstance(r.get("pair"), int):
         return "MT records need an integer 'pair'"
     if len(p) < 2:
@@ -214,14 +246,19 @@ def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return why
     (s, r1, b), (_, r2, o2) = p[0], p[1]
     c, v = r.get("candidate_id"), r.get("consequent_id")
-    if cell == "true":
+    if form == "negative":
         if len(p) != 2 or c != b or v != o2 or r.get("bridge_id") is not None:
-            return "a true antecedent names the real bridge and its real r2 value, unmasked"
+            return "a negative conditional names the real bridge and its real r2 value"
+        if not idx.identifies_subject(r2, o2):
+            return (
+                f"{g.label(o2)!r} does not identify its {g.relation_label(r2)} subject, so "
+                "'if not the bridge, then not this value' is not true"
+            )
     else:
         if len(p) != 3 or p[2] != (c, r2, v) or r.get("bridge_id") != b:
-            return "a false antecedent needs the distractor fact (candidate r2 consequent)"
+            return "a positive conditional needs the distractor fact (candidate r2 consequent)"
         if c in idx.objects(s, r1) or v == o2:
-            return "the distractor is a true r1 object or has the real r2 value"
+            return "the distractor is a true r1 object or has the real r2 value (consequent true)"
         why = _unique(idx, str(c), r2)
         if why:
             return why
@@ -230,15 +267,18 @@ def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     for ent, what in ((c, "candidate"), (v, "consequent")):
         if not _mentions(text, g, str(ent)):
             return f"the question does not name the {what} {g.label(str(ent))!r}"
+    ask = normalize(_last_sentence(str(r.get("question", ""))))
+    if not _mentions(ask, g, str(c)):
+        return "the last sentence does not ask about the candidate"
     # negations inside entity names ("Can't Buy Me Love") are not the question's negation
-    bare = text
+    bare = ask
     for s_, _, o_ in p:
         for name in (*_names(g, s_), *_names(g, o_)):
             if normalize(name):
                 bare = f" {bare} ".replace(f" {normalize(name)} ", " ")
     n_neg = _negations(bare)
     if (polarity == "negated") != (n_neg == 1) or n_neg > 1:
-        return f"{polarity} question with {n_neg} negation(s)"
+        return f"{polarity} ask with {n_neg} negation(s) in its last sentence"
     for word in MOOD_WORDS:
         if contains_phrase(text, word):
             return f"mood cue {word!r} (use the indicative in every cell)"

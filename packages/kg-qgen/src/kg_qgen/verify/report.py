@@ -6,8 +6,12 @@ several checks is reported once per check; records that fail the schema are not 
 other checks, which need its fields), then the set-level checks:
 
 * ``mt_balance`` (:mod:`kg_qgen.verify.balance`): every MT pair complete; with at least
-  ``cue_min_n`` MT questions, the one-cue classifier's accuracy must not exceed
-  ``cue_threshold`` (0.60) and the yes share must lie in [0.4, 0.6].
+  ``cue_min_n`` (60) MT questions, no rule of one or two words may predict yes/no with accuracy
+  above ``cue_threshold`` (0.65) and the yes share must lie in [0.4, 0.6]; a smaller set is
+  reported with its figures and marked "not judged".
+* ``ds_options``: with at least ``cue_min_n`` DS questions, no rule of one or two words on the
+  option strings (or the display position) may pick the gold with accuracy above
+  ``cue_threshold``; smaller sets are reported, not judged.
 
 ``kg-qgen verify`` writes :meth:`VerifyReport.to_dict` as JSON and exits non-zero unless
 ``report.ok``; ``kg-qgen build`` runs the same function before saving.
@@ -17,18 +21,18 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.verify.balance import mt_balance
+from kg_qgen.verify.balance import ds_option_balance, mt_balance
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
 
 __all__ = ["VerifyReport", "verify_records"]
 
-CUE_THRESHOLD = 0.60
-CUE_MIN_N = 100
+CUE_THRESHOLD = 0.65
+CUE_MIN_N = 60
 
 
 @dataclass
@@ -104,6 +108,7 @@ def verify_records(
         }
 
     set_checks: dict[str, dict[str, Any]] = {}
+    judged = f"enforced <= {cue_threshold} from n >= {cue_min_n}"
     bal = mt_balance(records)
     if bal.n:
         problems = []
@@ -112,20 +117,35 @@ def verify_records(
         if bal.n >= cue_min_n:
             if bal.cue.accuracy > cue_threshold:
                 problems.append(
-                    f"the cue {bal.cue.cue!r} predicts the answer with accuracy "
+                    f"the rule {bal.cue.rule} predicts the answer with accuracy "
                     f"{bal.cue.accuracy:.3f} > {cue_threshold}"
                 )
             if bal.yes_share is not None and not 0.4 <= bal.yes_share <= 0.6:
                 problems.append(f"yes share {bal.yes_share:.3f} outside [0.4, 0.6]")
         detail = (
-            f"n={bal.n}, yes share {bal.yes_share:.3f}, true antecedents "
-            f"{bal.true_antecedent_share:.3f}, best one-cue accuracy {bal.cue.accuracy:.3f} "
-            f"(cue {bal.cue.cue!r}; enforced <= {cue_threshold} from n >= {cue_min_n})"
+            f"n={bal.n}, yes share {bal.yes_share:.3f}, negative conditionals "
+            f"{bal.negative_form_share:.3f}, best one/two-word rule accuracy "
+            f"{bal.cue.accuracy:.3f} ({bal.cue.rule}; "
+            f"{judged if bal.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
         )
         set_checks["mt_balance"] = {
             "ok": not problems,
+            "judged": bal.n >= cue_min_n,
             "detail": detail + ("; " + "; ".join(problems) if problems else ""),
             **bal.to_dict(),
+        }
+    ds = ds_option_balance(records)
+    if ds.n:
+        bad = ds.n >= cue_min_n and ds.accuracy > cue_threshold
+        detail = (
+            f"n={ds.n}, best option rule accuracy {ds.accuracy:.3f} ({ds.rule or 'chance'}; "
+            f"{judged if ds.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
+        )
+        set_checks["ds_options"] = {
+            "ok": not bad,
+            "judged": ds.n >= cue_min_n,
+            "detail": detail + ("; the gold can be picked from the options alone" if bad else ""),
+            "cue": asdict(ds),
         }
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
     return VerifyReport(

@@ -1,0 +1,126 @@
+"""Wordings of MT (modus tollens) questions: the conditional, then the ask in the last sentence.
+
+A positive conditional (candidate d) reads "if the r1 of s is d, then the r2 of the r1 of s is v";
+a negative one (candidate b) "if the r1 of s is not b, then the r2 of the r1 of s is not o2"
+(:mod:`kg_qgen.match.mt`). The last sentence asks about the antecedent's proposition in the form
+"... the r1 of s is c?" (plain) or "... the r1 of s is not c?" (negated), so a reader (and the
+judge) can compare a response with it directly.
+
+Why these wordings: the answer is yes exactly when (negative form) != (negated ask), so a word
+that marked the negative conditionals and the "not" of the negated ask would together read the
+answer (a two-word rule, ``kg_qgen.verify.balance``). Each line of :data:`_WORDINGS` therefore
+words the negative and the positive conditional with the SAME words, only where "not" stands
+differs ("if X is not c, then Y is anything other than v" / "if X is c, then Y is not anything
+other than v"), and the matcher ties a negative question and a positive one whose distractor is
+its candidate (same names) into a mirror pair, asked with the same polarity; the generator draws
+every wording choice once per mirror pair. Within a pair a word is present in the yes item
+exactly when it is present in the no item, so no rule of template words beats chance.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kg_qgen.generate.phrasing import RelationPhrase
+
+__all__ = ["mt_question"]
+
+_LEADS = ("", "", "", "", "Given: ")
+_ASKS = (
+    "Is it the case that {p}?",
+    "Is it true that {p}?",
+    "Does it follow that {p}?",
+    "So {p}?",
+    "Then {p}?",
+)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# (negative antecedent, negative consequent, positive antecedent, positive consequent): each
+# line's two conditionals use the SAME words, only where "not" stands differs, so no word marks
+# a form: "if {t} is not {c}, then {n} is anything other than {v}" (= if not c then not v) and
+# "if {t} is {c}, then {n} is not anything other than {v}" (= if c then v)
+_WORDINGS = (
+    (
+        "{t} is not {c}",
+        "{n} is anything other than {v}",
+        "{t} is {c}",
+        "{n} is not anything other than {v}",
+    ),
+    (
+        "{t} is not {c}",
+        "{n} is something other than {v}",
+        "{t} is {c}",
+        "{n} is not something other than {v}",
+    ),
+    ("{t} is not {c}", "{n} is different from {v}", "{t} is {c}", "{n} is not different from {v}"),
+    ("{t} is anything but {c}", "{n} is not {v}", "{t} is not anything but {c}", "{n} is {v}"),
+    ("{t} is other than {c}", "{n} is not {v}", "{t} is not other than {c}", "{n} is {v}"),
+)
+# the conditional A -> B, the same frames for both forms
+_FRAMES = (
+    "if {a}, then {b}",
+    "{b} if {a}",
+    "provided that {a}, {b}",
+    "in case {a}, it follows that {b}",
+    "{a} only if {b}",
+    "whenever {a}, {b}",
+)
+
+
+def mt_question(
+    *,
+    p1: RelationPhrase,
+    p2: RelationPhrase,
+    subject: str,
+    candidate: str,
+    consequent: str,
+    form: str,
+    polarity: str,
+    candidate_pronoun: str | None,
+    rng: random.Random,
+    shared: random.Random | None = None,
+) -> tuple[str, int]:
+    """(question, frame) for one MT cell (module docs).
+
+    ``shared`` (seeded by the mirror pair: a negative conditional and its mirrored positive,
+    asked alike) draws every wording choice, so the two questions differ only in their
+    subjects and where "not" stands in the conditional; ``rng`` is used when none is given.
+    """
+    rng = shared or rng  # every draw is shared by the mirror pair (see module docs)
+    wording = rng.randrange(len(_WORDINGS))
+    frame = rng.randrange(len(_FRAMES))
+    ask = rng.choice(_ASKS)
+    asked_p1 = p1
+    p1, p2 = p1.varied(rng), p2.varied(rng)
+    thing = p1.np(subject)
+    if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
+        thing = p1.possessive(subject)  # the conditional's wording; the ask keeps p1.np
+    ref = rng.randrange(4)
+    that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
+    if p2.inverse or p1.inverse or _FRAMES[frame].startswith("{b}"):
+        then = p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
+    elif ref in (0, 3) and candidate_pronoun is not None:
+        then = f"{candidate_pronoun} {p2.noun}"
+    elif ref == 1:
+        then = that
+    else:
+        then = p2.np(thing)
+    c, v = candidate, consequent
+    neg_a, neg_b, pos_a, pos_b = _WORDINGS[wording]
+    if form == "positive":
+        a, b = pos_a.format(t=thing, c=c), pos_b.format(n=then, v=v)
+    else:
+        a, b = neg_a.format(t=thing, c=c), neg_b.format(n=then, v=v)
+    possessive_ask = rng.random() < 0.5
+    cond = _FRAMES[frame].format(a=a, b=b)
+    lead = rng.choice(_LEADS)
+    asked = asked_p1.np(subject)
+    if not p1.inverse and not subject.startswith("the ") and possessive_ask:
+        asked = asked_p1.possessive(subject)
+    proposition = f"{asked} {'is not' if polarity == 'negated' else 'is'} {c}"
+    cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
+    return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame
