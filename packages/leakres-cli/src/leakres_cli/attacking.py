@@ -104,6 +104,7 @@ def _attack_payload(
         "same_budget_as_evaluation": decoding["max_new_tokens"] == protocol["max_new_tokens"],
         "responses": {q["id"]: r for q, r in zip(targets, responses, strict=True)},
         "recovered": {q["id"]: ok for q, ok in zip(targets, recovered, strict=True)},
+        "judge": bench.judge_identity(),
     }
 
 

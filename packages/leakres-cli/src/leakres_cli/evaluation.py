@@ -120,6 +120,7 @@ def base_single_hop(bench: Benchmark, pool: list[Record], reserve: list[Record])
             "correct": {q["id"]: c for q, c in zip(asked, correct, strict=True)},
             "n_pool": len(pool),
             "widened": widened,
+            "judge": bench.judge_identity(),
         }
 
     return bench.store.cached(name, compute, reuse=rejudge_answers(bench, name, by_id))
@@ -170,6 +171,7 @@ def base_evaluation(
             "n_single_hop_known": len(known),
             "sizes": sizes,
             "decoding": bench.decoding(),
+            "judge": bench.judge_identity(),
         }
 
     return bench.store.cached("base", compute, reuse=reuse)
@@ -208,6 +210,7 @@ def evaluate_method(
             "answers": dict(zip(ids, answers, strict=True)),
             "correct": dict(zip(ids, correct, strict=True)),
             "decoding": bench.decoding(),
+            "judge": bench.judge_identity(),
         }
 
     return bench.store.cached(name, compute, reuse=rejudge_answers(bench, name, by_id))

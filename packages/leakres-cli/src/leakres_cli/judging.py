@@ -83,9 +83,18 @@ def rejudge(
 
     A finished cell must not freeze a judge outage: on resume only the judge runs again, only
     for the None verdicts (an LLM judge's cache answers nothing twice), and the cell is
-    rewritten with the new verdicts. Verdicts still None stay None.
+    rewritten with the new verdicts. Verdicts still None stay None. A cell judged under another
+    judge identity (``payload["judge"]``: a new rules or prompt version, another judge model; none
+    in cells written before it was recorded) has every verdict re-judged: the answers stay,
+    the verdicts follow the judge the run uses now.
     """
-    pending = [qid for qid, verdict in payload[verdict_key].items() if verdict is None]
+    identity = bench.judge_identity()
+    if payload.get("judge") != identity:
+        pending = list(payload[verdict_key])
+        payload["judge"] = identity
+        payload["rejudged_for_judge_change"] = len(pending)
+    else:
+        pending = [qid for qid, verdict in payload[verdict_key].items() if verdict is None]
     if not pending:
         return payload
     verdicts = bench.judge([by_id[qid] for qid in pending], [responses_of(qid) for qid in pending])

@@ -13,6 +13,7 @@ The methods below are the stages' entry points (a test may replace ``model``, ``
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -121,6 +122,11 @@ class Benchmark:
         if self._judge is None:
             self._judge = self.get_judge(self.judge_names[0])
         return self._judge
+
+    def judge_identity(self) -> dict[str, Any]:
+        """The primary judge's :meth:`identity` as stored in each cell that holds its verdicts (a
+        JSON round trip, so it compares equal to what a stored cell holds)."""
+        return json.loads(json.dumps(self.primary_judge().identity(), default=str))
 
     def get_judge(self, name: str) -> Any:
         return judging.make_judge(self.cfg, self.out_dir, name)

@@ -166,6 +166,11 @@ def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
     return other[0] <= span[0] and span[1] <= other[1] and span != other
 
 
+#: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
+#: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25).
+RULES_VERSION = 2
+
+
 @dataclass(frozen=True)
 class AliasJudgeConfig:
     """Settings of the alias judge.
@@ -190,7 +195,11 @@ class AliasJudge(Judge):
         return f"AliasJudge({self.config})"
 
     def describe(self) -> dict[str, Any]:
-        return {"name": self.name, "yes_no_rule": self.config.yes_no_rule}
+        return {
+            "name": self.name,
+            "rules_version": RULES_VERSION,
+            "yes_no_rule": self.config.yes_no_rule,
+        }
 
     def _verdict(self, item: JudgeItem, correct: bool, reason: str) -> Verdict:
         return Verdict(correct, reason, self.name, item.id)

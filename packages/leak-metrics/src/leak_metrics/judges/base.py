@@ -29,6 +29,12 @@ class Judge(ABC):
         """Settings recorded next to results (never contains secrets)."""
         return {"name": self.name}
 
+    def identity(self) -> dict[str, Any]:
+        """What decides this judge's verdicts (its rules or prompt version, model and settings; no
+        running counters): a stored verdict may be reused only under an equal identity, so a
+        caller that keeps verdicts (leakres' run cells) re-judges them when it changes."""
+        return self.describe()
+
 
 def judge_any(
     judge: Judge,

@@ -374,6 +374,10 @@ class LLMJudge(Judge):
             "usage": asdict(self.usage),
         }
 
+    def identity(self) -> dict[str, Any]:
+        """:meth:`describe` without the usage counters, which change with every call."""
+        return {k: v for k, v in self.describe().items() if k != "usage"}
+
     def _count(self, **deltas: int) -> None:
         with self._usage_lock:
             for key, delta in deltas.items():
