@@ -53,14 +53,72 @@ class MPRule:
         return (self.instance, *_INSTANCE_ALT.get(self.instance, ()))
 
     @property
-    def conclusions(self) -> tuple[str, ...]:
+    def asks(self) -> tuple[str, ...]:
+        """The bare question about the consequent, lower-case first ("which sport does [X] play?")
+        and its other wordings."""
         q = self.conclusion.removeprefix("According to this rule, ")
-        return (
-            self.conclusion,
-            f"Following the rule, {q}",
-            f"So {q}",
-            f"What does the rule say: {q}",
-        )
+        return (q, *_ASK_ALT.get(q, ()))
+
+    @property
+    def conclusions(self) -> tuple[str, ...]:
+        """The question about the consequent: each way to ask it (:data:`_ASK_ALT`) after each
+        lead-in, so the last sentence varies in structure, not only in its first words."""
+        out = [self.conclusion]
+        for body in self.asks:
+            out += [f"{lead}{body}" for lead in _ASK_LEADS]
+            out.append(body[:1].upper() + body[1:])
+        return tuple(dict.fromkeys(out))
+
+
+# lead-ins of the conclusion question (the rule is applied, not recalled)
+_ASK_LEADS = (
+    "According to this rule, ",
+    "Following the rule, ",
+    "So ",
+    "What does the rule say: ",
+    "Then ",
+    "By this rule, ",
+    "Hence, ",
+    "Applying the rule, ",
+)
+# other ways to ask the same conclusion (same answer), keyed by the table's question
+_ASK_ALT: dict[str, tuple[str, ...]] = {
+    "which sport does [X] play?": (
+        "what sport does [X] play?",
+        "in which sport does [X] compete?",
+        "[X] plays which sport?",
+        "what is the sport that [X] plays?",
+        "which sport is [X] a player of?",
+    ),
+    "on which continent does [X] hold the citizenship of a country?": (
+        "[X] is a citizen of a country on which continent?",
+        "which continent is the country of citizenship of [X] on?",
+        "on what continent lies the country whose citizen [X] is?",
+    ),
+    "from which continent does [X] originate?": (
+        "which continent does [X] come from?",
+        "[X] originates from which continent?",
+        "what is the continent of origin of [X]?",
+    ),
+    "on which continent was [X] born?": (
+        "which continent was [X] born on?",
+        "[X] was born on which continent?",
+        "what is the continent of birth of [X]?",
+    ),
+    "on which continent did [X] die?": (
+        "which continent did [X] die on?",
+        "[X] died on which continent?",
+        "on what continent did [X] pass away?",
+    ),
+    "in which country was [X] born?": (
+        "[X] was born in which country?",
+        "which country was [X] born in?",
+    ),
+    "in which country did [X] die?": (
+        "[X] died in which country?",
+        "which country did [X] die in?",
+    ),
+}
 
 
 _CITIZEN = "[X] is a citizen of a certain country."
@@ -175,12 +233,15 @@ RULES: dict[tuple[str, str], MPRule] = {
 # Other wordings of each rule (same meaning, different words), chosen with the seed.
 REWORDINGS: dict[str, tuple[str, ...]] = {
     RULES[("P27", "P30")].rule: (
+        "A citizen of a country is a citizen of a country on its continent.",
+        "Whoever is a national of a country is a national of that country's continent.",
         "A person who is a citizen of some country is a citizen of a country on that country's "
         "continent.",
         "Citizenship of a country always means citizenship of a country lying on the continent "
         "of that country.",
     ),
     RULES[("P495", "P30")].rule: (
+        "What comes from a country comes from its continent.",
         "Whatever comes from a country comes from the continent that country is on.",
         "If something originates in a country, its continent of origin is that country's "
         "continent.",
@@ -189,12 +250,24 @@ REWORDINGS: dict[str, tuple[str, ...]] = {
         "A player of a given position plays the sport in which that position exists.",
         "Every playing position belongs to one sport, and whoever plays the position plays "
         "that sport.",
+        "Players of a position play that position's sport.",
+        "A position is part of one sport, and its players play it.",
+        "Whatever position a person plays, they play its sport.",
+        "People play the sport to which their position belongs.",
     ),
 }
 
 
 _LEADS: dict[str, tuple[str, ...]] = {
-    "person": ("Anyone who", "Whoever", "Every person who", "Any person who"),
+    "person": (
+        "Anyone who",
+        "Whoever",
+        "Every person who",
+        "Any person who",
+        "Each person who",
+        "A person who",
+        "Someone who",
+    ),
     ANY: ("Anything that", "Whatever", "Everything that", "Any item that"),
     "organization": ("An organization that", "Any organization that", "Every organization that"),
     "place": ("Any place that", "A place that", "Every place that"),
@@ -206,11 +279,13 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
             "is a citizen of a country",
             "holds a country's citizenship",
             "is a national of some country",
+            "has the nationality of a country",
         ),
         (
             "is a citizen of a country on that country's continent",
             "holds citizenship on the continent where that country lies",
             "is a national of the continent of that country",
+            "holds a citizenship on that country's continent",
         ),
     ),
     ("P495", "P30"): (
@@ -222,12 +297,20 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     ("P413", "P641"): (
-        ("plays a playing position", "plays in some position", "fills a position on a team"),
+        (
+            "plays a playing position",
+            "plays in some position",
+            "fills a position on a team",
+            "has a playing position",
+            "is a player in a given position",
+        ),
         (
             "plays the sport that the position belongs to",
             "plays the sport of that position",
             "takes part in the sport in which that position exists",
             "competes in that position's sport",
+            "plays whichever sport has that position",
+            "is active in the sport the position is part of",
         ),
     ),
     ("P19", "P17"): (
@@ -311,13 +394,20 @@ for _r in RULES.values():
     REWORDINGS.setdefault(_r.rule, _reword(_r.rule))
 
 _INSTANCE_ALT: dict[str, tuple[str, ...]] = {
-    _CITIZEN: ("[X] holds the citizenship of some country.", "[X] is a national of a country."),
+    _CITIZEN: (
+        "[X] holds the citizenship of some country.",
+        "[X] is a national of a country.",
+        "There is a country that [X] is a citizen of.",
+    ),
     _BORN: ("[X] was born in some city.", "The birthplace of [X] is a certain city."),
     _DIED: ("[X] died in some city.", "The place of death of [X] is a certain city."),
     _HQ: ("The headquarters of [X] are in some city.", "[X] is headquartered in a certain city."),
     "[X] plays a certain position.": (
         "[X] plays in some position.",
         "There is a position that [X] plays.",
+        "[X] has a playing position.",
+        "[X] plays one particular position.",
+        "[X] is a player in a given position.",
     ),
     "[X] originates from a certain country.": (
         "[X] comes from some country.",
