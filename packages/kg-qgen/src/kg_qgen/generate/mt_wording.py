@@ -78,6 +78,9 @@ _WORDINGS = (
         "{t} is the same as {c}",
         "{n} is not different from {v}",
     ),
+    # the consequent with its value first ("Tim Cook is not the CEO of ...")
+    ("{t} is anything but {c}", "{v} is not {n}", "{t} is not anything but {c}", "{v} is {n}"),
+    ("{t} is other than {c}", "{v} is not {n}", "{t} is not other than {c}", "{v} is {n}"),
     (
         "{t} is not identical to {c}",
         "{n} is other than {v}",
