@@ -243,7 +243,8 @@ def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 10:
         q = f"{instance} By the rule that {rule_clause}, {ask}"
     else:
-        q = f"Suppose {rule_clause}. As {fact_clause}, {ask}"
+        # not "Suppose a person who ...": that reads as one hypothetical person, not a rule
+        q = f"Take it as a rule that {rule_clause}. As {fact_clause}, {ask}"
     return q, frame, {"rule": stated, "rule_wording": wording}
 
 
@@ -271,6 +272,10 @@ def _lower_first(text: str, name: str = "") -> str:
         "It",
         "As",
         "Someone",
+        "Players",
+        "People",
+        "What",
+        "Whatever",
     ):
         return text[:1].lower() + text[1:]
     return text
