@@ -29,6 +29,8 @@ from functools import cache
 
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.mp_asks import ASK_ALT as _ASK_ALT
+from kg_qgen.match.mp_asks import ASK_LEADS as _ASK_LEADS
 from kg_qgen.semantics.classes import is_a
 
 __all__ = ["ANY", "RULES", "MPRule", "find", "rule_fits"]
@@ -68,57 +70,6 @@ class MPRule:
             out += [f"{lead}{body}" for lead in _ASK_LEADS]
             out.append(body[:1].upper() + body[1:])
         return tuple(dict.fromkeys(out))
-
-
-# lead-ins of the conclusion question (the rule is applied, not recalled)
-_ASK_LEADS = (
-    "According to this rule, ",
-    "Following the rule, ",
-    "So ",
-    "What does the rule say: ",
-    "Then ",
-    "By this rule, ",
-    "Hence, ",
-    "Applying the rule, ",
-)
-# other ways to ask the same conclusion (same answer), keyed by the table's question
-_ASK_ALT: dict[str, tuple[str, ...]] = {
-    "which sport does [X] play?": (
-        "what sport does [X] play?",
-        "in which sport does [X] compete?",
-        "[X] plays which sport?",
-        "what is the sport that [X] plays?",
-        "which sport is [X] a player of?",
-    ),
-    "on which continent does [X] hold the citizenship of a country?": (
-        "[X] is a citizen of a country on which continent?",
-        "which continent is the country of citizenship of [X] on?",
-        "on what continent lies the country whose citizen [X] is?",
-    ),
-    "from which continent does [X] originate?": (
-        "which continent does [X] come from?",
-        "[X] originates from which continent?",
-        "what is the continent of origin of [X]?",
-    ),
-    "on which continent was [X] born?": (
-        "which continent was [X] born on?",
-        "[X] was born on which continent?",
-        "what is the continent of birth of [X]?",
-    ),
-    "on which continent did [X] die?": (
-        "which continent did [X] die on?",
-        "[X] died on which continent?",
-        "on what continent did [X] pass away?",
-    ),
-    "in which country was [X] born?": (
-        "[X] was born in which country?",
-        "which country was [X] born in?",
-    ),
-    "in which country did [X] die?": (
-        "[X] died in which country?",
-        "which country did [X] die in?",
-    ),
-}
 
 
 _CITIZEN = "[X] is a citizen of a certain country."
