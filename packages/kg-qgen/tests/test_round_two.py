@@ -178,5 +178,58 @@ def test_mt_mirror_wordings_use_the_same_words():
             shared=random.Random(7),
         )
         words.append(Counter(normalize(q).split()))
-        assert q.endswith("the country of citizenship of Ann is France?") or "Ann's" in q
+        # the ask names the relation with its own noun draw ("citizenship country")
+        ask = q.rsplit(". ", 1)[1]
+        assert ask.endswith(" is France?") and "Ann" in ask
     assert words[0] == words[1]
+
+
+def test_mt_mirror_pairs_share_their_words_for_every_draw():
+    # every frame, wording, lead and ask of the mirror pair's draw: the two forms use the same
+    # words, and the last sentence is the asked proposition with "is" / "is not"
+    p1, p2 = phrase_for("P178", "developer"), phrase_for("P169", "chief executive officer")
+    frames = set()
+    for seed in range(200):
+        words, asks = [], []
+        for form in ("negative", "positive"):
+            q, frame = mt_question(
+                p1=p1,
+                p2=p2,
+                subject="Zork",
+                candidate="Apple Inc.",
+                consequent="Tim Cook",
+                form=form,
+                polarity="negated",
+                candidate_pronoun="its",
+                rng=random.Random(0),
+                shared=random.Random(seed),
+            )
+            frames.add(frame)
+            words.append(Counter(normalize(q).split()))
+            asks.append(q.rsplit(". ", 1)[1])
+        assert words[0] == words[1]
+        assert asks[0] == asks[1] and asks[0].endswith(" is not Apple Inc.?")
+    assert len(frames) >= 10
+
+
+def test_mp_rule_wordings_read_lower_case_after_a_comma():
+    from kg_qgen.generate.template import _lower_first
+    from kg_qgen.match.mp import RULES
+
+    for rule in RULES.values():
+        assert len(rule.wordings) >= 3 and len(rule.asks) >= 1
+        for wording in rule.wordings:
+            assert _lower_first(wording)[0].islower(), wording
+        # a name the instance starts with keeps its capital ("The Beatles")
+        assert _lower_first("The Beatles plays a certain position.", "The Beatles")[0] == "T"
+
+
+def test_mp_sample_spreads_rule_pairs_round_robin():
+    from kg_qgen.pipeline import _spread
+
+    pool = [{"id": i, "rule_pair": ["P413", "P641"]} for i in range(8)]
+    pool[2:2] = [{"id": 10 + i, "rule_pair": ["P27", "P30"]} for i in range(3)]
+    pool.append({"id": 20, "rule_pair": ["P19", "P30"]})
+    got = [tuple(r["rule_pair"]) for r in _spread(pool, "rule_pair")]
+    assert Counter(got[:7]) == {("P413", "P641"): 3, ("P27", "P30"): 3, ("P19", "P30"): 1}
+    assert Counter(got) == Counter(tuple(r["rule_pair"]) for r in pool)

@@ -145,6 +145,20 @@ def _drop_orphans(
     return kept, rejects
 
 
+def _spread(pool: list[dict], key: str) -> list[dict]:
+    """``pool`` reordered round-robin over the values of ``key`` (in order of first appearance,
+    so the seeded shuffle decides): any prefix is as even over them as the pool allows, and a
+    value with few records gives all of them before the common ones fill the rest. Without it,
+    MQuAKE-hard-dev's MP kept position -> sport on 77 of 100 questions (82 of its 109 matches)."""
+    groups: dict[str, list[dict]] = {}
+    for r in pool:
+        groups.setdefault(str(r.get(key)), []).append(r)
+    lanes = list(groups.values())
+    return [
+        lane[i] for i in range(max(map(len, lanes), default=0)) for lane in lanes if i < len(lane)
+    ]
+
+
 def _sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
     """MT questions balanced in answer, form and candidate names, seeded.
 
@@ -309,7 +323,12 @@ def build(
         rng.shuffle(pool)
         if t == "SH":  # stable sort: targets of kept multi-hop questions first
             pool.sort(key=lambda r: _fact_key(r) not in mh_targets)
-        chosen = _sample_mt(pool, per_type, rng) if t == "MT" else pool[:per_type]
+        if t == "MT":
+            chosen = _sample_mt(pool, per_type, rng)
+        elif t == "MP":  # as even over rule pairs as the pool allows
+            chosen = _spread(pool, "rule_pair")[:per_type]
+        else:
+            chosen = pool[:per_type]
         kept[t] = sorted(chosen, key=lambda r: r["id"])
         if t != "SH":
             mh_targets |= {_fact_key(r) for r in kept[t]}

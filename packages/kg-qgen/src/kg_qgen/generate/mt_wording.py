@@ -25,13 +25,24 @@ from kg_qgen.generate.phrasing import RelationPhrase
 
 __all__ = ["mt_question"]
 
-_LEADS = ("", "", "", "", "Given: ")
+# leads before the conditional and asks of the last sentence: short and many, drawn once per
+# mirror pair (never "false"/"not": the ask's polarity is its proposition's "is not" alone)
+# leads before the conditional and asks of the last sentence, drawn once per mirror pair: short
+# ones mostly, since every template word is shared with the mate (never "false"/"not": the
+# ask's polarity is its proposition's "is not" alone)
+_LEADS = ("", "", "", "", "", "", "Given: ", "Known: ", "Premise: ")
 _ASKS = (
     "Is it the case that {p}?",
     "Is it true that {p}?",
     "Does it follow that {p}?",
     "So {p}?",
     "Then {p}?",
+    "Is it correct that {p}?",
+    "Hence, {p}?",
+    "Therefore, {p}?",
+    "Thus {p}?",
+    "So is it true that {p}?",
+    "Then does it follow that {p}?",
 )
 
 
@@ -59,6 +70,23 @@ _WORDINGS = (
     ("{t} is not {c}", "{n} is different from {v}", "{t} is {c}", "{n} is not different from {v}"),
     ("{t} is anything but {c}", "{n} is not {v}", "{t} is not anything but {c}", "{n} is {v}"),
     ("{t} is other than {c}", "{n} is not {v}", "{t} is not other than {c}", "{n} is {v}"),
+    ("{t} is not {c}", "{n} is distinct from {v}", "{t} is {c}", "{n} is not distinct from {v}"),
+    ("{t} is distinct from {c}", "{n} is not {v}", "{t} is not distinct from {c}", "{n} is {v}"),
+    (
+        "{t} is not the same as {c}",
+        "{n} is different from {v}",
+        "{t} is the same as {c}",
+        "{n} is not different from {v}",
+    ),
+    # the consequent with its value first ("Tim Cook is not the CEO of ...")
+    ("{t} is anything but {c}", "{v} is not {n}", "{t} is not anything but {c}", "{v} is {n}"),
+    ("{t} is other than {c}", "{v} is not {n}", "{t} is not other than {c}", "{v} is {n}"),
+    (
+        "{t} is not identical to {c}",
+        "{n} is other than {v}",
+        "{t} is identical to {c}",
+        "{n} is not other than {v}",
+    ),
 )
 # the conditional A -> B, the same frames for both forms
 _FRAMES = (
@@ -68,6 +96,13 @@ _FRAMES = (
     "in case {a}, it follows that {b}",
     "{a} only if {b}",
     "whenever {a}, {b}",
+    "{b} whenever {a}",
+    "assuming {a}, {b}",
+    "{b} provided that {a}",
+    "if {a}, {b}",
+    "{b} as long as {a}",
+    "suppose {a}; then {b}",
+    "it holds that {b} if {a}",
 )
 
 
@@ -94,20 +129,23 @@ def mt_question(
     wording = rng.randrange(len(_WORDINGS))
     frame = rng.randrange(len(_FRAMES))
     ask = rng.choice(_ASKS)
-    asked_p1 = p1
+    # the ask names the relation with its own draw of the noun (same relation, other words)
+    asked_p1 = p1.varied(rng)
     p1, p2 = p1.varied(rng), p2.varied(rng)
     thing = p1.np(subject)
     if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
         thing = p1.possessive(subject)  # the conditional's wording; the ask keeps p1.np
     ref = rng.randrange(4)
     that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
-    if p2.inverse or p1.inverse or _FRAMES[frame].startswith("{b}"):
+    b_first = _FRAMES[frame].index("{b}") < _FRAMES[frame].index("{a}")
+    if p2.inverse or p1.inverse or b_first:
         then = p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
-    elif ref in (0, 3) and candidate_pronoun is not None:
+    elif ref == 0 and candidate_pronoun is not None and rng.random() < 0.5:
         then = f"{candidate_pronoun} {p2.noun}"
-    elif ref == 1:
+    elif ref == 1 and rng.random() < 0.5:
         then = that
     else:
+        # the subject named again: fewer words shared with other questions than "that r1"
         then = p2.np(thing)
     c, v = candidate, consequent
     neg_a, neg_b, pos_a, pos_b = _WORDINGS[wording]

@@ -27,13 +27,13 @@ from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
-from kg_qgen.match.mp import RULES
+from kg_qgen.match.mp import REWORDINGS, RULES
 from kg_qgen.semantics.articles import with_article
 
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 6, "LL": 8, "CC": 7, "DS": 8, "MT": 6}
+FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 7, "DS": 13, "MT": 13}
 
 
 def _cap(text: str) -> str:
@@ -208,29 +208,50 @@ def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     f1, f2 = m.premises
     rule = RULES[(f1.relation, f2.relation)]
     s = name_of(idx, f1.subject)
-    wording = rng.randrange(len(rule.wordings))
+    # half the time one of the hand-written sentences (the table's and REWORDINGS, listed
+    # first), which differ in structure; else any wording, most of them lead + premise + conclusion
+    hand = 1 + len(REWORDINGS.get(rule.rule, ()))
+    wording = rng.randrange(hand if rng.random() < 0.5 else len(rule.wordings))
     stated = rule.wordings[wording]
     instance = rng.choice(rule.instances).replace("[X]", s)
     conclusion = rng.choice(rule.conclusions).replace("[X]", s)
     frame = rng.randrange(FRAMES["MP"])
+    rule_clause, fact_clause = _lower_first(stated)[:-1], _lower_first(instance, s)[:-1]
+    ask = rng.choice(rule.asks).replace("[X]", s)  # a bare question, for frames that embed it
+    # frames: where the rule, the instance and the ask stand and how they are joined; few
+    # words of their own, since every frame word is shared with the other questions using it
     if frame == 0:
         q = f"{stated} {instance} {conclusion}"
     elif frame == 1:
-        q = f"Rule: {stated} Fact: {instance} Question: {conclusion}"
+        q = f"Rule: {stated} Fact: {instance} {conclusion}"
     elif frame == 2:
-        q = f"Assume this general rule: {stated} Now, {_lower_first(instance)} {conclusion}"
+        q = f"{stated} Now, {fact_clause}. {conclusion}"
     elif frame == 3:
-        q = f"{instance} Keep in mind that {_lower_first(stated)} {conclusion}"
+        q = f"{instance} Keep in mind that {rule_clause}. {conclusion}"
     elif frame == 4:
-        q = f"Here is a fact about the world: {stated} Also, {_lower_first(instance)} {conclusion}"
+        q = f"{stated} {instance} {_cap(ask)}"
+    elif frame == 5:
+        q = f"Given that {rule_clause}, and that {fact_clause}: {ask}"
+    elif frame == 6:
+        q = f"{instance} {stated} {conclusion}"
+    elif frame == 7:
+        q = f"{stated} Since {fact_clause}, {ask}"
+    elif frame == 8:
+        q = f"{instance} Note: {_lower_first(stated)} {_cap(ask)}"
+    elif frame == 9:
+        q = f"We know that {rule_clause}. {instance} {conclusion}"
+    elif frame == 10:
+        q = f"{instance} By the rule that {rule_clause}, {ask}"
     else:
-        q = f"Given that {_lower_first(stated)[:-1]}, and that {_lower_first(instance)[:-1]}: " + (
-            _lower_first(conclusion)
-        )
+        # not "Suppose a person who ...": that reads as one hypothetical person, not a rule
+        q = f"Take it as a rule that {rule_clause}. As {fact_clause}, {ask}"
     return q, frame, {"rule": stated, "rule_wording": wording}
 
 
-def _lower_first(text: str) -> str:
+def _lower_first(text: str, name: str = "") -> str:
+    """``text`` with a lead word lower-cased, to go after a comma; a name it starts with is kept."""
+    if name and text.startswith(name):
+        return text
     first = text.split(" ", 1)[0]
     if first in (
         "Anyone",
@@ -250,6 +271,11 @@ def _lower_first(text: str) -> str:
         "If",
         "It",
         "As",
+        "Someone",
+        "Players",
+        "People",
+        "What",
+        "Whatever",
     ):
         return text[:1].lower() + text[1:]
     return text
@@ -310,6 +336,12 @@ _DS_CLAUSES = (
     "the one with the {n} {v} can be excluded",
     "the option that has {v} as {n} is wrong",
     "you can rule out whichever has the {n} {v}",
+    "the answer's {n} is not {v}",
+    "{v} is not the {n} of the answer",
+    "whichever has {v} as {n} is not it",
+    "the right one does not have the {n} {v}",
+    "drop the option whose {n} is {v}",
+    "the correct option has a {n} other than {v}",
 )
 
 
@@ -341,8 +373,18 @@ def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         q = f"Knowing that {clause}, pick {np} from these: {opts}."
     elif frame == 6:
         q = f"{_cap(clause)}. So which of {opts} is {np}?"
-    else:  # a yes/no-looking frame lists the options with "or", never "and"
+    elif frame == 7:  # a yes/no-looking frame lists the options with "or", never "and"
         q = f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}."
+    elif frame == 8:
+        q = f"Which of {opts} is {np}, if {clause}?"
+    elif frame == 9:
+        q = f"{_cap(np)}: {opts}? Hint: {clause}."
+    elif frame == 10:
+        q = f"Since {clause}, which is {np}: {opts}?"
+    elif frame == 11:
+        q = f"Options: {opts}. {_cap(clause)}. Which is {np}?"
+    else:
+        q = f"{_cap(np)} is among {opts}; {clause}. Name it."
     return q, frame, {}
 
 

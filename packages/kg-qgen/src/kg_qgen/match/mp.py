@@ -29,6 +29,8 @@ from functools import cache
 
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.mp_asks import ASK_ALT as _ASK_ALT
+from kg_qgen.match.mp_asks import ASK_LEADS as _ASK_LEADS
 from kg_qgen.semantics.classes import is_a
 
 __all__ = ["ANY", "RULES", "MPRule", "find", "rule_fits"]
@@ -53,14 +55,21 @@ class MPRule:
         return (self.instance, *_INSTANCE_ALT.get(self.instance, ()))
 
     @property
-    def conclusions(self) -> tuple[str, ...]:
+    def asks(self) -> tuple[str, ...]:
+        """The bare question about the consequent, lower-case first ("which sport does [X] play?")
+        and its other wordings."""
         q = self.conclusion.removeprefix("According to this rule, ")
-        return (
-            self.conclusion,
-            f"Following the rule, {q}",
-            f"So {q}",
-            f"What does the rule say: {q}",
-        )
+        return (q, *_ASK_ALT.get(q, ()))
+
+    @property
+    def conclusions(self) -> tuple[str, ...]:
+        """The question about the consequent: each way to ask it (:data:`_ASK_ALT`) after each
+        lead-in, so the last sentence varies in structure, not only in its first words."""
+        out = [self.conclusion]
+        for body in self.asks:
+            out += [f"{lead}{body}" for lead in _ASK_LEADS]
+            out.append(body[:1].upper() + body[1:])
+        return tuple(dict.fromkeys(out))
 
 
 _CITIZEN = "[X] is a citizen of a certain country."
@@ -175,12 +184,15 @@ RULES: dict[tuple[str, str], MPRule] = {
 # Other wordings of each rule (same meaning, different words), chosen with the seed.
 REWORDINGS: dict[str, tuple[str, ...]] = {
     RULES[("P27", "P30")].rule: (
+        "A citizen of a country is a citizen of a country on its continent.",
+        "Whoever is a national of a country is a national of that country's continent.",
         "A person who is a citizen of some country is a citizen of a country on that country's "
         "continent.",
         "Citizenship of a country always means citizenship of a country lying on the continent "
         "of that country.",
     ),
     RULES[("P495", "P30")].rule: (
+        "What comes from a country comes from its continent.",
         "Whatever comes from a country comes from the continent that country is on.",
         "If something originates in a country, its continent of origin is that country's "
         "continent.",
@@ -189,12 +201,24 @@ REWORDINGS: dict[str, tuple[str, ...]] = {
         "A player of a given position plays the sport in which that position exists.",
         "Every playing position belongs to one sport, and whoever plays the position plays "
         "that sport.",
+        "Players of a position play that position's sport.",
+        "A position is part of one sport, and its players play it.",
+        "Whatever position a person plays, they play its sport.",
+        "People play the sport to which their position belongs.",
     ),
 }
 
 
 _LEADS: dict[str, tuple[str, ...]] = {
-    "person": ("Anyone who", "Whoever", "Every person who", "Any person who"),
+    "person": (
+        "Anyone who",
+        "Whoever",
+        "Every person who",
+        "Any person who",
+        "Each person who",
+        "A person who",
+        "Someone who",
+    ),
     ANY: ("Anything that", "Whatever", "Everything that", "Any item that"),
     "organization": ("An organization that", "Any organization that", "Every organization that"),
     "place": ("Any place that", "A place that", "Every place that"),
@@ -206,11 +230,13 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
             "is a citizen of a country",
             "holds a country's citizenship",
             "is a national of some country",
+            "has the nationality of a country",
         ),
         (
             "is a citizen of a country on that country's continent",
             "holds citizenship on the continent where that country lies",
             "is a national of the continent of that country",
+            "holds a citizenship on that country's continent",
         ),
     ),
     ("P495", "P30"): (
@@ -222,12 +248,20 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     ("P413", "P641"): (
-        ("plays a playing position", "plays in some position", "fills a position on a team"),
+        (
+            "plays a playing position",
+            "plays in some position",
+            "fills a position on a team",
+            "has a playing position",
+            "is a player in a given position",
+        ),
         (
             "plays the sport that the position belongs to",
             "plays the sport of that position",
             "takes part in the sport in which that position exists",
             "competes in that position's sport",
+            "plays whichever sport has that position",
+            "is active in the sport the position is part of",
         ),
     ),
     ("P19", "P17"): (
@@ -311,13 +345,20 @@ for _r in RULES.values():
     REWORDINGS.setdefault(_r.rule, _reword(_r.rule))
 
 _INSTANCE_ALT: dict[str, tuple[str, ...]] = {
-    _CITIZEN: ("[X] holds the citizenship of some country.", "[X] is a national of a country."),
+    _CITIZEN: (
+        "[X] holds the citizenship of some country.",
+        "[X] is a national of a country.",
+        "There is a country that [X] is a citizen of.",
+    ),
     _BORN: ("[X] was born in some city.", "The birthplace of [X] is a certain city."),
     _DIED: ("[X] died in some city.", "The place of death of [X] is a certain city."),
     _HQ: ("The headquarters of [X] are in some city.", "[X] is headquartered in a certain city."),
     "[X] plays a certain position.": (
         "[X] plays in some position.",
         "There is a position that [X] plays.",
+        "[X] has a playing position.",
+        "[X] plays one particular position.",
+        "[X] is a player in a given position.",
     ),
     "[X] originates from a certain country.": (
         "[X] comes from some country.",
