@@ -281,3 +281,14 @@ def test_same_seed_same_numbers(tokenizer: Any, tiny_model: Any) -> None:
     assert [c["loss"] for c in runs[0].record["loss_curve"]] == [
         c["loss"] for c in runs[1].record["loss_curve"]
     ]
+
+
+def test_tv_overfit_loss_is_the_completion_nll(tokenizer: Any, tiny_model: Any) -> None:
+    """TV's SFT step computes the plain answer-token NLL (transformers' loss on TRL's completion
+    labels), the same number as :func:`nll_loss` on the batch, before any update."""
+    expected = _nll(tiny_model, tokenizer, FORGET)
+    res = get_unlearner("tv", **{**FAST, "epochs": 1.0, "lr": 1e-3}).unlearn(
+        tiny_model, tokenizer, FORGET, progress=False
+    )
+    first = res.record["loss_curve"][0]
+    assert first["overfit_nll"] == pytest.approx(expected, rel=1e-4)

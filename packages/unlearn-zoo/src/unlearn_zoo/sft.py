@@ -59,6 +59,7 @@ def guarded_sft_trainer(
 ) -> Any:
     """An ``SFTTrainer`` whose every loss goes through :class:`LossGuard` (stop + restore on a
     non-finite or out-of-bounds loss; the loss curve) and records the forget examples it saw."""
+    from transformers import Trainer
     from trl import SFTTrainer
 
     class GuardedSFTTrainer(SFTTrainer):
@@ -70,7 +71,11 @@ def guarded_sft_trainer(
             num_items_in_batch: Any = None,
         ) -> Any:
             index = inputs.pop("forget_index")
-            loss = super().compute_loss(model, inputs, return_outputs, num_items_in_batch)
+            # transformers' own loss (the model's causal-LM NLL over the completion labels), not
+            # SFTTrainer's: on CPU its fused LM head scores every position, recomputes each logits
+            # tile in the backward pass and adds entropy and token-accuracy metrics, which made a
+            # step cost about twice GA's (benchmarks/training_step_cost.py).
+            loss = Trainer.compute_loss(self, model, inputs, return_outputs, num_items_in_batch)
             value = loss[0] if return_outputs else loss
             guard.check(model, self.state.global_step, value, {part: value.detach()})
             tracker.add(index)
