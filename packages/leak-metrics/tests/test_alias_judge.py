@@ -190,6 +190,24 @@ def test_asked_claim_reads_the_final_question_sentence() -> None:
     assert asked_claim("No question here.") is None
 
 
+def test_final_sentence_starts_after_a_number_or_abbreviation_closing_the_one_before() -> None:
+    """kg-qgen's MT premises often end in a version number or "Inc." right before the ask: the
+    premise's "not" must not leak into the asked claim (found building MQuAKE's MT set)."""
+    q1 = (
+        "Satya Nadella is not the chief executive of the maker of Windows Phone 8.1. "
+        "Thus the maker of Windows Phone 8.1 is Microsoft?"
+    )
+    q2 = (
+        "If the maker of QBasic is not Apple Inc., then it is not run by Tim Cook. QBasic's maker "
+        "is not Apple Inc. So the maker of QBasic is Apple Inc.?"
+    )
+    for question, obj in ((q1, ["microsoft"]), (q2, ["apple", "inc"])):
+        claim = asked_claim(question)
+        assert claim is not None and claim.obj == obj and not claim.negated
+    assert decide(q1, "The maker of Windows Phone 8.1 is Microsoft.")[0] == "yes"
+    assert decide(q2, "The maker of QBasic is not Apple Inc.")[0] == "no"
+
+
 def test_yes_no_gold_uses_decision() -> None:
     assert verdict("No", "No, he is not.") is True
     assert verdict("no", "Yes, definitely not wrong.") is False

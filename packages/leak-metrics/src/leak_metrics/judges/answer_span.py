@@ -54,9 +54,10 @@ def is_abbreviation(text: str, dot: int) -> bool:
         return True  # "U.S.", "J. R. R. Tolkien", "D.C."
     if word in ABBREVIATIONS:
         return True
-    # "U.S" / "D.C" written with inner dots: every piece one letter
+    # "U.S" / "D.C" written with inner dots: every piece one letter (not "8.1": a number's last
+    # dot, as in "Windows Phone 8.1. Thus ...", ends the sentence)
     pieces = word.split(".")
-    return len(pieces) > 1 and all(len(p) == 1 for p in pieces)
+    return len(pieces) > 1 and all(len(p) == 1 and p.isalpha() for p in pieces)
 
 
 def answer_stop(text: str) -> int | None:

@@ -90,6 +90,12 @@ _EVASIONS: tuple[tuple[str, ...], ...] = (
     ("partly",),
 )
 _SENTENCE_END = re.compile(r"[.!?:]\s|\n")
+# After an abbreviation's dot these open the question's next sentence ("... is not Apple Inc. So
+# the maker of X is Apple Inc.?"): the answer-span openers plus the words kg-qgen's asks begin with.
+_QUESTION_OPENER = re.compile(
+    r"\s+(?:He|She|It|They|The|This|That|There|These|His|Her|Its|In|We|I|So|Then|Hence|Therefore|"
+    r"Thus|Is|Does|Did|Was|Are|Were|Given|If|Suppose|Assume|Based|Judging)\b"
+)
 # Nouns whose "that" clause is mentioned, not asserted ("The claim that Belgrade is Serbia is a
 # logical fallacy"): the clause is read like a quotation.
 _CONTENT_NOUNS = frozenset(
@@ -144,7 +150,9 @@ def asked_claim(question: str) -> AskedClaim | None:
         (
             m.start()
             for m in _SENTENCE_END.finditer(body)
-            if m.group(0)[0] != "." or not is_abbreviation(body, m.start())
+            if m.group(0)[0] != "."
+            or not is_abbreviation(body, m.start())
+            or _QUESTION_OPENER.match(body, m.start() + 1)
         ),
         default=-1,
     )
