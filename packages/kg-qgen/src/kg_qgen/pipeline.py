@@ -18,6 +18,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from kg_qgen import keep
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
@@ -419,6 +420,7 @@ def save(
     *,
     overwrite: bool = False,
     meta: dict[str, Any] | None = None,
+    kept: keep.Kept | None = None,
 ) -> Path:
     """Write the dataset to ``out_dir`` atomically.
 
@@ -427,11 +429,17 @@ def save(
     ``questions.jsonl``, ``rejects.jsonl``, ``facts_forget.jsonl``, ``facts_retain.jsonl``,
     ``source_questions.jsonl`` (when the source has its own questions), ``manifest.json`` and
     ``hf/`` (a ``datasets.DatasetDict`` with one split per non-empty type, ``save_to_disk``).
+
+    ``overwrite`` replaces only what the previous build wrote: every other file of the folder
+    (``review.sqlite`` and its annotations, ``quality/``, notes) is carried into the new one
+    (:mod:`kg_qgen.keep`); ``kept``, when given, is filled with what was carried and what became
+    of the review database.
     """
     import datasets  # heavy import, only when saving
     from datasets import Dataset, DatasetDict
 
     out = check_out_dir(out_dir, overwrite)
+    kept = kept if kept is not None else keep.Kept()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -487,8 +495,17 @@ def save(
                 )
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.replace(out, old / "d")
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
+            carried: list[str] = []
+            try:  # what the old build did not write (review.sqlite, quality/, notes) moves over
+                carried = keep.carry_over(old / "d", tmp)
+                os.replace(tmp, out)
+            except BaseException:
+                keep.move_back(tmp, old / "d", carried)
+                os.replace(old / "d", out)
+                raise
+            shutil.rmtree(old, ignore_errors=True)  # only files the old build wrote are left in it
+            kept.carried = carried
+            keep.check_review(out, {q["id"]: q for q in result.questions}, kept)
         else:
             os.replace(tmp, out)
     except BaseException:
