@@ -21,6 +21,7 @@ from ..costs import Assumptions, count_parameters, estimate, model_architecture
 from ..errors import LeakresError
 from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
 from ..options import config_options, config_values
+from ..redact import REDACTED, URL_FIELDS, redact_config, redact_text, redact_url
 
 #: RunConfig fields that are options of `leakres plan` (those that choose the grid and its checks)
 PLAN_FIELDS = (
@@ -77,6 +78,11 @@ def _env(option: str) -> list[str]:
 @click.option("--gpu-memory-gb", type=float, default=None, help="GPU memory in GB [80].")
 @click.option("--train-mfu", type=float, default=None, help="MFU of training [0.35].")
 @click.option("--inference-mfu", type=float, default=None, help="MFU of generation [0.10].")
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Skip the one request to the llm judge's endpoint (every other check still runs).",
+)
 def plan_command(
     preset: str,
     gpus: int | None,
@@ -87,10 +93,14 @@ def plan_command(
     gpu_memory_gb: float | None,
     train_mfu: float | None,
     inference_mfu: float | None,
+    offline: bool,
     **options: Any,
 ) -> None:
     """List the grid's cells (model x method x stage) with estimated GPU-hours and memory, and check
-    that every name, file, model size and the judge endpoint resolve, without loading a model.
+    that every name, file, model size and the judge endpoint resolve, without loading a model: the
+    same checks `leakres run` makes before it starts (the judge endpoint gets one 1-token request
+    unless --offline). A judge URL with credentials is never printed or written (shown as ***); a
+    query-string key (?api_key=) is refused: give the key in LEAKRES_API_KEY.
 
     `--format slurm` writes a SLURM job-array script: one array task per `leakres run --cell ID`.
     """
@@ -106,6 +116,10 @@ def plan_command(
            if v is not None}
     )  # fmt: skip
     notes, problems = validate(cfg)
+    from ..preflight import preflight
+
+    given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
+    problems += [p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems]
     if problems:
         raise LeakresError(
             f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
@@ -117,21 +131,31 @@ def plan_command(
         costs += estimate(model_config(cfg, name), (name,), job_ids, assumptions)
     plan = _plan_record(cfg, preset, cells, costs, assumptions, notes, gpus)
     if fmt == "json":
-        click.echo(json.dumps(plan, indent=2))
+        click.echo(redact_text(json.dumps(plan, indent=2)))
     elif fmt == "table":
-        click.echo(_table(plan))
+        click.echo(redact_text(_table(plan)))
     else:
         path = script or Path(f"leakres-{preset}.sbatch")
-        path.write_text(_slurm(plan, cells, run_args, out_dir, gpus), encoding="utf-8")
+        try:
+            path.write_text(redact_text(_slurm(plan, cells, run_args, out_dir, gpus)), encoding="utf-8")
+        except OSError as exc:
+            raise LeakresError(f"--script {path}: cannot write it ({exc.strerror or exc})") from exc
         click.echo(f"Wrote {path}: {len(cells)} array tasks (`leakres run --cell ID` each)")
 
 
 def _run_args(**options: Any) -> list[str]:
-    """The `leakres run` options that select the same grid (so the cells' fingerprints match)."""
+    """The `leakres run` options that select the same grid (so the cells' fingerprints match).
+
+    A URL that carries credentials is left out: the jobs read it from LEAKRES_RUN_JUDGE_BASE_URL
+    in their environment (the script checks it is set), so it is never written into the script.
+    """
     args: list[str] = []
     for name, value in options.items():
-        if value is not None:
-            args += [f"--{name.replace('_', '-')}", str(value)]
+        if value is None:
+            continue
+        if name in URL_FIELDS and redact_url(str(value)) != str(value):
+            continue
+        args += [f"--{name.replace('_', '-')}", str(value)]
     return args
 
 
@@ -163,6 +187,7 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
         problems.append(endpoint)
     elif "llm" in cfg.judge:
         where = cfg.judge_base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI endpoint"
+        where = redact_url(where) if "://" in where else where
         notes.append(f"llm judge {cfg.judge_model} at {where}")
     problems += _check_source(cfg, notes)
     from ..engines import validate_engine
@@ -254,7 +279,7 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
                     for j in jobs if j["gpus"] > gpus]  # fmt: skip
     return {
         "preset": preset,
-        "config": {k: v for k, v in cfg.to_dict().items() if k != "method_overrides"},
+        "config": {k: v for k, v in redact_config(cfg.to_dict()).items() if k != "method_overrides"},
         "assumptions": {
             **a.describe(),
             "flops": "2 N per token forward (generation, reference model), 6 N per token training",
@@ -315,6 +340,13 @@ def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out
         else ""
     )
     rest_array = f"--array={','.join(rest)} " if rest else ""
+    url = plan["config"].get("judge_base_url") or ""
+    url_check = (
+        "# The judge URL carries credentials, so it is not written here: export it before sbatch.\n"
+        ': "${LEAKRES_RUN_JUDGE_BASE_URL:?export the judge URL with its credentials}"\n'
+        if REDACTED in url
+        else ""
+    )
     return f"""#!/bin/bash
 # {name}: {len(cells)} cells of `leakres run` (written by `leakres plan --format slurm`).
 # Estimated {plan["totals"]["gpu_hours"]} GPU-hours in all ({plan["assumptions"]["gpu_name"]};
@@ -340,7 +372,7 @@ def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out
 #SBATCH --time={int(hours)}:00:00
 #SBATCH --output={out_dir}/slurm/%A_%a.log
 set -euo pipefail
-export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
+{url_check}export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
 CELLS=(
 {ids}
 )
