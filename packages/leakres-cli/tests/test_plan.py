@@ -15,7 +15,9 @@ from leakres_cli.config import preset_config
 from leakres_cli.costs import KNOWN_MODELS, Assumptions, count_parameters
 from leakres_cli.main import cli
 
-JUDGE_ENV = {"LEAKRES_RUN_JUDGE_MODEL": "judge-7b", "LEAKRES_RUN_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
+# No judge listens on port 9: these plans skip the endpoint probe (--offline); test_input_errors probes.
+JUDGE_ENV = {"LEAKRES_RUN_JUDGE_MODEL": "judge-7b", "LEAKRES_RUN_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",
+             "LEAKRES_PLAN_OFFLINE": "1"}  # fmt: skip
 PAPER_MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")
 METHODS = ("ga", "npo", "rmu", "tv", "palu", "as")
 

@@ -316,6 +316,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.UsageError as err:  # a bad option or value: one line, like every input error
+        click.echo(f"kg-qgen: error: {err.format_message()}", err=True)
+        sys.exit(2)
     except click.ClickException as err:
         err.show()
         sys.exit(err.exit_code)

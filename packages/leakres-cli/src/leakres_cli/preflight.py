@@ -43,13 +43,17 @@ def askable_facts(cfg: RunConfig, *, download: bool = True) -> int | None:
     import kg_qgen
     from kg_qgen.errors import KgQgenError
 
-    if cfg.source != "builtin" and not cfg.source_path:
-        raise LeakresError(f"--source {cfg.source} needs --input (a file, or a canonical name)")
-    if cfg.source == "mquake" and not download and not Path(cfg.source_path or "").exists():
+    if cfg.source != "builtin" and not cfg.source_path:  # worded as `plan`'s own check
+        raise LeakresError(
+            f"source {cfg.source} needs --input (a file, or a canonical MQuAKE name)"
+        )
+    if cfg.source_path and not Path(cfg.source_path).expanduser().exists():
         from kg_qgen.sources.mquake import cache_path_for, resolve_url
 
-        url = resolve_url(cfg.source_path)
-        if url is not None and not cache_path_for(url).exists():
+        url = resolve_url(cfg.source_path) if cfg.source == "mquake" else None
+        if url is None:
+            raise LeakresError(f"--input {cfg.source_path}: no such file")
+        if not download and not cache_path_for(url).exists():
             return None
     try:
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)

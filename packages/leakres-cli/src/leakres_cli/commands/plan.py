@@ -119,7 +119,9 @@ def plan_command(
     from ..preflight import preflight
 
     given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
-    problems += [p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems]
+    problems += [
+        p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems
+    ]
     if problems:
         raise LeakresError(
             f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
@@ -137,7 +139,9 @@ def plan_command(
     else:
         path = script or Path(f"leakres-{preset}.sbatch")
         try:
-            path.write_text(redact_text(_slurm(plan, cells, run_args, out_dir, gpus)), encoding="utf-8")
+            path.write_text(
+                redact_text(_slurm(plan, cells, run_args, out_dir, gpus)), encoding="utf-8"
+            )
         except OSError as exc:
             raise LeakresError(f"--script {path}: cannot write it ({exc.strerror or exc})") from exc
         click.echo(f"Wrote {path}: {len(cells)} array tasks (`leakres run --cell ID` each)")
@@ -279,7 +283,9 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
                     for j in jobs if j["gpus"] > gpus]  # fmt: skip
     return {
         "preset": preset,
-        "config": {k: v for k, v in redact_config(cfg.to_dict()).items() if k != "method_overrides"},
+        "config": {
+            k: v for k, v in redact_config(cfg.to_dict()).items() if k != "method_overrides"
+        },
         "assumptions": {
             **a.describe(),
             "flops": "2 N per token forward (generation, reference model), 6 N per token training",

@@ -21,7 +21,14 @@ from ..redact import redact_config
 from ..store import check_writable_dir, move_into_place, write_json_atomic, write_text_atomic
 
 # Raw option values the preflight needs to tell "given" from "the preset's default".
-PREFLIGHT_GIVEN = ("judge_model", "judge_base_url", "bbh_limit", "ray_address", "ray_cpus", "executor")
+PREFLIGHT_GIVEN = (
+    "judge_model",
+    "judge_base_url",
+    "bbh_limit",
+    "ray_address",
+    "ray_cpus",
+    "executor",
+)
 # Outputs are rendered here (inside --out) before they replace the previous ones.
 STAGING_PREFIX = ".outputs-"
 
