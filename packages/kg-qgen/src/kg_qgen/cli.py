@@ -186,7 +186,8 @@ def _check_writable_file(path: Path, option: str) -> None:
     if path.is_dir():
         raise KgQgenInputError(f"{option}: is a folder, expected a file path", path=str(path))
     if not parent.is_dir():
-        raise KgQgenInputError(f"{option}: folder {parent} does not exist", path=str(path))
+        why = "is not a folder" if parent.exists() else "does not exist"
+        raise KgQgenInputError(f"{option}: {parent} {why}", path=str(path))
     import os
 
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
