@@ -27,10 +27,10 @@ PERSON_ITS = "its country of citizenship"
 
 
 @pytest.fixture(scope="module")
-def mquake_build(mquake_hard_dev):
+def mquake_build(mquake_hard_dev, mquake_per_type):
     t0 = time.perf_counter()
     graph = kg_qgen.load_source("mquake", mquake_hard_dev)
-    result = build(graph, per_type=100, seed=0)
+    result = build(graph, per_type=mquake_per_type, seed=0)
     return graph, result, time.perf_counter() - t0
 
 
@@ -63,26 +63,26 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
             assert q["options"] == []
 
 
-def test_mquake_dev_all_types_verified_fast(mquake_build):
+def test_mquake_dev_all_types_verified_fast(mquake_build, mquake_per_type):
     graph, result, elapsed = mquake_build
     assert elapsed < 30, elapsed
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == dict.fromkeys(
-        QUESTION_TYPES, 100
+        QUESTION_TYPES, mquake_per_type
     ), result.shortfall
     report = result.verification
     assert report["ok"], [f for t in report["per_type"].values() for f in t["failures"]][:5]
     assert {t: s["passed"] for t, s in report["per_type"].items()} == dict.fromkeys(
-        QUESTION_TYPES, 100
+        QUESTION_TYPES, mquake_per_type
     )
     _ds_and_mt_are_sound(graph, result.questions)
     # DS rejections are counted by reason (the before/after figures)
     assert sum(result.counts["DS"]["match_rejected_by"].values()) > 0
 
 
-def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build):
+def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build, mquake_per_type):
     for _graph, result in (mquake_build[:2], builtin_build):
         mt = [q for q in result.questions if q["type"] == "MT"]
-        assert len(mt) >= 100
+        assert len(mt) >= (100 if result is builtin_build[1] else mquake_per_type)
         cue = one_cue_accuracy([q["question"] for q in mt], [q["answer"] for q in mt])
         assert cue.accuracy <= 0.60, cue
         assert sum(q["answer"] == "yes" for q in mt) / len(mt) == 0.5
@@ -245,10 +245,13 @@ def _tamper(questions: list[dict]) -> dict[str, str]:
     return expect
 
 
-def test_verify_command_passes_then_names_every_broken_record(tmp_path, mquake_hard_dev):
+def test_verify_command_passes_then_names_every_broken_record(
+    tmp_path, mquake_hard_dev, mquake_per_type
+):
     out = tmp_path / "mq"
     runner = CliRunner()
-    args = ["build", "--source", "mquake", "--input", str(mquake_hard_dev), "--out", str(out)]
+    args = ["build", "--source", "mquake", "--input", str(mquake_hard_dev), "--out", str(out),
+            "--per-type", str(mquake_per_type)]  # fmt: skip
     built = runner.invoke(cli, args, catch_exceptions=False)
     assert built.exit_code == 0, built.output
     assert "verification passed" in built.output
@@ -256,7 +259,7 @@ def test_verify_command_passes_then_names_every_broken_record(tmp_path, mquake_h
     verify = ["verify", str(out), "--source", "mquake", "--input", str(mquake_hard_dev)]
     ok = runner.invoke(cli, verify, catch_exceptions=False)
     assert ok.exit_code == 0, ok.output
-    assert "verification passed: 700 questions" in ok.output
+    assert f"verification passed: {7 * mquake_per_type} questions" in ok.output
 
     questions = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
     broken = copy.deepcopy(questions)
