@@ -18,11 +18,11 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from kg_qgen import keep
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
 from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.keep import Kept, carry_over, check_review, move_back
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches, get_matcher
@@ -420,7 +420,7 @@ def save(
     *,
     overwrite: bool = False,
     meta: dict[str, Any] | None = None,
-    kept: keep.Kept | None = None,
+    kept: Kept | None = None,
 ) -> Path:
     """Write the dataset to ``out_dir`` atomically.
 
@@ -439,7 +439,7 @@ def save(
     from datasets import Dataset, DatasetDict
 
     out = check_out_dir(out_dir, overwrite)
-    kept = kept if kept is not None else keep.Kept()
+    kept = kept if kept is not None else Kept()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -497,15 +497,15 @@ def save(
             os.replace(out, old / "d")
             carried: list[str] = []
             try:  # what the old build did not write (review.sqlite, quality/, notes) moves over
-                carried = keep.carry_over(old / "d", tmp)
+                carried = carry_over(old / "d", tmp)
                 os.replace(tmp, out)
             except BaseException:
-                keep.move_back(tmp, old / "d", carried)
+                move_back(tmp, old / "d", carried)
                 os.replace(old / "d", out)
                 raise
             shutil.rmtree(old, ignore_errors=True)  # only files the old build wrote are left in it
             kept.carried = carried
-            keep.check_review(out, {q["id"]: q for q in result.questions}, kept)
+            check_review(out, {q["id"]: q for q in result.questions}, kept)
         else:
             os.replace(tmp, out)
     except BaseException:
