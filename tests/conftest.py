@@ -1,4 +1,4 @@
-"""Cross-package integration fixtures: real data location and a per-session model cache."""
+"""Cross-package integration fixtures: a per-session model cache (no root test reads the real data)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="session")
-def data_dir() -> Path:
-    path = Path(os.environ.get("LEAKRES_DATA_DIR", REPO.parent / "shared" / "data"))
-    if not (path / "mquake").is_dir():
-        reason = f"not run: data absent (real data not found at {path}; set LEAKRES_DATA_DIR)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{reason}; CI=true requires the real data")
-        pytest.skip(reason)
-    return path
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,8 @@ from kg_qgen.sources.builtin import load_kb_json
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
+TEST_DATA = Path(__file__).resolve().parent / "data"
+
 
 def data_dir() -> Path:
     env = os.environ.get("LEAKRES_DATA_DIR")
@@ -18,16 +20,26 @@ def data_dir() -> Path:
 
 
 def require_real_data(path: Path, what: str) -> Path:
-    """``path`` when the real public data is there; otherwise skip, by name, outside CI.
+    """``path`` when the real public data is there, else the small real slice shipped in tests/data at
+    the same relative place (licence and source in its SOURCE.md), so a new clone runs every test.
 
-    Under ``CI=true`` the data must be present (CI stages it), so absence fails instead of skipping.
+    Under ``CI=true`` the full data must be present (CI stages it), so absence fails instead.
     """
     if path.exists():
         return path
-    reason = f"not run: data absent ({what} not found at {path}; set LEAKRES_DATA_DIR)"
+    reason = f"data absent ({what} not found at {path}; set LEAKRES_DATA_DIR)"
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"{reason}; CI=true requires the real data")
-    pytest.skip(reason)
+    relative = path.relative_to(data_dir())
+    sliced = TEST_DATA / relative
+    if not sliced.exists():
+        pytest.fail(f"{reason}, and no slice at {sliced}")
+    return sliced
+
+
+def is_slice(path: Path) -> bool:
+    """True when a test reads the shipped slice instead of the full file (sizes differ)."""
+    return TEST_DATA in Path(path).parents
 
 
 @pytest.fixture
@@ -38,6 +50,13 @@ def mini_kb() -> KnowledgeGraph:
 @pytest.fixture(scope="session")
 def mquake_hard_dev() -> Path:
     return require_real_data(data_dir() / "mquake" / "MQuAKE-hard-dev.json", "MQuAKE-hard dev")
+
+
+@pytest.fixture(scope="session")
+def mquake_per_type(mquake_hard_dev: Path) -> int:
+    """Questions per type the MQuAKE tests build: 100 from the full dev file, 12 from the slice (its
+    48 cases yield 16 of every type; a multiple of 4 keeps MT's four yes/no cells exactly even)."""
+    return 12 if is_slice(mquake_hard_dev) else 100
 
 
 @pytest.fixture(scope="session")

@@ -27,10 +27,10 @@ PERSON_ITS = "its country of citizenship"
 
 
 @pytest.fixture(scope="module")
-def mquake_build(mquake_hard_dev):
+def mquake_build(mquake_hard_dev, mquake_per_type):
     t0 = time.perf_counter()
     graph = kg_qgen.load_source("mquake", mquake_hard_dev)
-    result = build(graph, per_type=100, seed=0)
+    result = build(graph, per_type=mquake_per_type, seed=0)
     return graph, result, time.perf_counter() - t0
 
 
@@ -66,13 +66,17 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
             assert q["options"] == []
 
 
-def test_mquake_dev_all_types_verified_fast(mquake_build):
+def test_mquake_dev_all_types_verified_fast(mquake_build, mquake_per_type):
     graph, result, elapsed = mquake_build
     assert elapsed < 30, elapsed
     # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
-    expected = {t: result.counts[t]["kept"] if t == "MT" else 100 for t in QUESTION_TYPES}
+    # of 100 on the full file (the test slice fills its 12)
+    expected = {
+        t: result.counts[t]["kept"] if t == "MT" else mquake_per_type for t in QUESTION_TYPES
+    }
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
-    assert expected["MT"] >= 60 and "MT" in result.shortfall
+    assert expected["MT"] >= min(60, mquake_per_type)
+    assert expected["MT"] == mquake_per_type or "MT" in result.shortfall
     report = result.verification
     assert report["ok"], [f for t in report["per_type"].values() for f in t["failures"]][:5]
     assert {t: s["passed"] for t, s in report["per_type"].items()} == expected
@@ -81,7 +85,7 @@ def test_mquake_dev_all_types_verified_fast(mquake_build):
     assert sum(result.counts["DS"]["match_rejected_by"].values()) > 0
 
 
-def test_mquake_dev_variety_and_mp_spread(mquake_build):
+def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
     from collections import Counter
 
     from kg_qgen.stats import self_bleu
@@ -93,26 +97,29 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build):
     figures = {t: self_bleu([q["question"] for q in qs]) for t, qs in by_type.items()}
     # measured on seed 0 (README): SH 0.40 HS 0.59 MP 0.73 LL 0.46 CC 0.47 DS 0.71 MT 0.84;
     # MT's floor is its content (46 of 70 items: developer -> CEO through Apple / Microsoft)
-    assert figures["DS"] <= 0.75 and figures["MP"] <= 0.75, figures
-    assert max(figures.values()) <= 0.86, figures
+    if mquake_per_type == 100:  # the figures are for the full dev build (the slice has 12 a type)
+        assert figures["DS"] <= 0.75 and figures["MP"] <= 0.75, figures
+        assert max(figures.values()) <= 0.86, figures
     # MP: round-robin over rule pairs, so the common pair only fills what the others cannot
     kept = Counter(tuple(q["rule_pair"]) for q in by_type["MP"])
     found = Counter(
         tuple(m.extra["rule_pair"])
         for m in find_matches(GraphIndex.of(graph), "MP", MatchConfig(max_matches=300))
     )
-    top = max(found, key=found.__getitem__)
-    if result.counts["MP"]["rejected"] == 0:  # every match verified: all rare pairs are kept
-        assert all(kept[p] == n for p, n in found.items() if p != top), (kept, found)
-        assert kept[top] == 100 - sum(n for p, n in found.items() if p != top)
+    if result.counts["MP"]["rejected"] == 0:  # every match verified: round-robin is visible
+        level = max(kept.values())
+        # a pair holds fewer than the top level only when the source had no more of it
+        assert all(kept[p] == n or kept[p] >= level - 1 for p, n in found.items()), (kept, found)
+        assert sum(kept.values()) == min(mquake_per_type, sum(found.values()))
 
 
-def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build):
+def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build, mquake_per_type):
     for _graph, result in (mquake_build[:2], builtin_build):
         mt = [q for q in result.questions if q["type"] == "MT"]
-        assert len(mt) >= 50
-        rule = best_short_rule([q["question"] for q in mt], [q["answer"] for q in mt])
-        assert rule.accuracy <= 0.65, rule
+        assert len(mt) >= (50 if result is builtin_build[1] else min(50, mquake_per_type))
+        if len(mt) >= 50:  # below that any two-word rule fits by chance (verify: from 60)
+            rule = best_short_rule([q["question"] for q in mt], [q["answer"] for q in mt])
+            assert rule.accuracy <= 0.65, rule
         assert sum(q["answer"] == "yes" for q in mt) / len(mt) == 0.5
         assert sum(q["form"] == "negative" for q in mt) / len(mt) == 0.5
         cells = {(q["form"], q["polarity"], q["answer"]) for q in mt}
@@ -308,10 +315,13 @@ def _tamper(questions: list[dict]) -> dict[str, str]:
     return expect
 
 
-def test_verify_command_passes_then_names_every_broken_record(tmp_path, mquake_hard_dev):
+def test_verify_command_passes_then_names_every_broken_record(
+    tmp_path, mquake_hard_dev, mquake_per_type
+):
     out = tmp_path / "mq"
     runner = CliRunner()
-    args = ["build", "--source", "mquake", "--input", str(mquake_hard_dev), "--out", str(out)]
+    args = ["build", "--source", "mquake", "--input", str(mquake_hard_dev), "--out", str(out),
+            "--per-type", str(mquake_per_type)]  # fmt: skip
     built = runner.invoke(cli, args, catch_exceptions=False)
     assert built.exit_code == 0, built.output
     assert "verification passed" in built.output

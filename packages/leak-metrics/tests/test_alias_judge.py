@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import is_slice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from leak_metrics import JudgeItem, MultiResponseItem, get_judge, judge_any
@@ -280,7 +281,7 @@ def test_hedge_negation_and_refusal_rules_on_real_answers(mquake_dev: Path) -> N
             tally = counts.setdefault(name, [0, 0])
             tally[0] += v.correct is expected
             tally[1] += 1
-    assert len(cases) == 330  # the dev split SOURCE.md describes
+    assert len(cases) == (24 if is_slice(mquake_dev) else 330)  # the counts SOURCE.md states
     assert {name: ok for name, (ok, _) in counts.items()} == {
         name: total for name, (_, total) in counts.items()
     }

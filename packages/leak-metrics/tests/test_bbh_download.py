@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import is_slice
 from leak_metrics.bbh import (
     BBH_COMMIT,
     BBH_TASKS,
@@ -29,6 +30,14 @@ from leak_metrics.bbh import (
 )
 from leak_metrics.bbh.checksums import SHA256
 from leak_metrics.bbh.data import _read_or_fetch
+
+# Files the shipped slice (tests/data/bbh) copies whole, byte for byte: their pinned hashes hold.
+SLICE_WHOLE_FILES = (
+    "bbh/boolean_expressions.json",
+    "cot-prompts/boolean_expressions.txt",
+    "cot-prompts/sports_understanding.txt",
+    "cot-prompts/web_of_lies.txt",
+)
 
 EXAMPLES = json.dumps({"examples": [{"input": "not ( True ) is", "target": "False"}]}).encode()
 PROMPT = (
@@ -93,8 +102,13 @@ def test_downloads_are_pinned_to_a_commit_with_a_hash_per_file() -> None:
 def test_pinned_hashes_match_the_staged_copy(bbh_dir: Path) -> None:
     root = bbh_dir  # the staged copy (skips, by name, when the data is absent)
     assert BBH_COMMIT in (root / "SOURCE.md").read_text(encoding="utf-8")
+    checked = 0
     for relative, pinned in SHA256.items():
+        if is_slice(root) and relative not in SLICE_WHOLE_FILES:
+            continue  # the slice keeps 5 examples of the other tasks: no longer the pinned bytes
         assert hashlib.sha256((root / relative).read_bytes()).hexdigest() == pinned, relative
+        checked += 1
+    assert checked == (len(SHA256) if not is_slice(root) else len(SLICE_WHOLE_FILES))
 
 
 def test_verified_download_is_written_atomically(remote: FileServer, tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ PLAN_OPTIONS = _flags(
     """
     --preset --model --methods --attacks --source --input --per-type --judge --judge-model
     --judge-base-url --engine --engine-cmd --gpus --format --out --script --gpu-tflops
-    --gpu-memory-gb --train-mfu --inference-mfu
+    --gpu-memory-gb --train-mfu --inference-mfu --offline
     """
 )
 TUNE_OPTIONS = _flags(

@@ -79,11 +79,11 @@ def test_disk_full_while_rendering_names_the_output_file(tmp_path: Path, monkeyp
     _old_outputs(tmp_path)
     real = store._write_atomic
 
-    def full(path: Path, write) -> None:
+    def full(path: Path, write, *hint) -> None:
         def no_space(fh) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-        real(path, no_space)
+        real(path, no_space, *hint)
 
     monkeypatch.setattr(store, "_write_atomic", full)
     with pytest.raises(LeakresError) as info:

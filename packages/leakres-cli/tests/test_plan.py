@@ -15,7 +15,9 @@ from leakres_cli.config import preset_config
 from leakres_cli.costs import KNOWN_MODELS, Assumptions, count_parameters
 from leakres_cli.main import cli
 
-JUDGE_ENV = {"LEAKRES_RUN_JUDGE_MODEL": "judge-7b", "LEAKRES_RUN_JUDGE_BASE_URL": "http://127.0.0.1:9/v1"}  # fmt: skip
+# No judge listens on port 9: these plans skip the endpoint probe (--offline); test_input_errors probes.
+JUDGE_ENV = {"LEAKRES_RUN_JUDGE_MODEL": "judge-7b", "LEAKRES_RUN_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",
+             "LEAKRES_PLAN_OFFLINE": "1"}  # fmt: skip
 PAPER_MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")
 METHODS = ("ga", "npo", "rmu", "tv", "palu", "as")
 
@@ -80,13 +82,36 @@ def test_paper_plan_json_lists_every_cell_with_computed_costs(monkeypatch) -> No
                     if (c["model"], c["method"], c["stage"]) == (model, method, stage))  # fmt: skip
 
     llama = count_parameters(KNOWN_MODELS["meta-llama/Llama-3.1-8B-Instruct"])
-    # full fine-tuning in bf16: weights, grads, Adam m, v = 8 B/param; NPO adds a frozen bf16 copy
-    ga = cell("meta-llama/Llama-3.1-8B-Instruct", "ga", "unlearn")
-    assert ga["memory_gb"] == pytest.approx(llama * 8 / 1e9, abs=0.05)
+    # GA on one device as unlearn-zoo trains it: bf16 weights, grads, Adam m, v = 8 B/param + activations
+    ga = cell("meta-llama/Llama-3.1-8B-Instruct", "ga", "unlearn")["memory_terms"]
+    assert ga["gpus"] == 1 and ga["mode"].startswith("one device")
+    assert ga["weights_gb"] + ga["gradients_gb"] + ga["optimizer_gb"] == pytest.approx(
+        llama * 8 / 1e9, abs=0.05
+    )
+    terms = (
+        "weights_gb",
+        "gradients_gb",
+        "optimizer_gb",
+        "reference_gb",
+        "activations_gb",
+        "gather_gb",
+    )
+    assert ga["total_gb"] == pytest.approx(sum(ga[t] for t in terms), abs=0.05)
+    assert 0 < ga["activations_gb"] < 10
+    # NPO adds a frozen bf16 reference: 10 B/param + activations > 72 GB, so it is sharded in bf16
+    # mixed precision: 18 B/param of states and the reference split over 3 GPUs
     npo = cell("meta-llama/Llama-3.1-8B-Instruct", "npo", "unlearn")
-    assert npo["memory_gb"] == pytest.approx(llama * 10 / 1e9, abs=0.05) and npo["gpus"] == 2
+    t = npo["memory_terms"]
+    assert npo["gpus"] == t["gpus"] == 3 and t["mode"].startswith("sharded")
+    assert t["weights_gb"] + t["gradients_gb"] + t["optimizer_gb"] == pytest.approx(
+        llama * 18 / 3e9, abs=0.05
+    )
+    assert t["reference_gb"] == pytest.approx(llama * 2 / 3e9, abs=0.05)
     lora = cell("Qwen/Qwen3-32B", "ga", "unlearn")  # large tier: LoRA on frozen bf16 weights
-    assert lora["memory_gb"] == pytest.approx(n * (2 + 0.01 * 8) / 1e9, abs=0.05)
+    trainable = int(n * 0.01)
+    states = (n * 2 + trainable * 6) / 1e9  # frozen weights + the adapters' grads, m, v in bf16
+    assert lora["memory_terms"]["weights_gb"] + lora["memory_terms"]["gradients_gb"] + lora[
+        "memory_terms"]["optimizer_gb"] == pytest.approx(states, abs=0.05)  # fmt: skip
     assert lora["gpus"] == 1
     total = sum(c["gpu_hours"] for c in plan["cells"])
     assert plan["totals"]["gpu_hours"] == pytest.approx(total, abs=0.01)
@@ -121,13 +146,18 @@ def test_slurm_script_runs_one_cell_per_array_task(tmp_path: Path, monkeypatch) 
     assert len(cells) == 21
     assert shlex.split(cells[0], comments=True) == ["llama-3.1-8b-instruct/base"]
     assert shlex.split(cells[20], comments=True) == ["qwen3-32b/as"]
-    exec_line = next(line for line in text.splitlines() if line.startswith("exec "))
+    exec_line = next(line for line in text.splitlines() if line.startswith("exec leakres"))
     argv = shlex.split(exec_line)
     assert argv[1:4] == ["leakres", "run", "--preset"] and argv[4] == "paper"
     assert argv[-2:] == ["--cell", "$CELL"]
     assert "--out" in argv and argv[argv.index("--out") + 1] == "runs/p"
-    assert "--array=0,7,14" in text  # base cells first
-    assert "--array=1,2,3,4,5,6,8" in text
+    assert "--array=0,7,14 --gres=gpu:1" in text  # base cells first, one GPU each
+    # Every task asks for the GPUs its cell needs: llama NPO/TV/PALU and qwen3-32b RMU train sharded.
+    gpus = text.split("GPUS=(", 1)[1].split(")", 1)[0].split()
+    assert gpus == ["1", "1", "3", "1", "3", "3", "1", "1", "1", "1", "1", "1", "1", "1",
+                    "1", "1", "1", "3", "1", "1", "1"]  # fmt: skip
+    assert "--array=2,4,5,17 --gres=gpu:3" in text
+    assert "accelerate launch --config_file" in text and "--num_processes" in text
 
 
 def test_validation_errors_are_one_line_and_name_every_problem(tmp_path: Path) -> None:

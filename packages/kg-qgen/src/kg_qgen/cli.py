@@ -77,7 +77,12 @@ def cli() -> None:
 @click.option("--oversample", type=float, default=3.0, show_default=True)
 @click.option("--forget-fraction", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--max-per-target", type=click.IntRange(min=1), default=2, show_default=True)
-@click.option("--overwrite", is_flag=True, help="Replace an existing output folder.")
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace a previous kg-qgen build: only the files the build wrote; review.sqlite (kept, or "
+    "set aside when its sampled questions changed), quality/ and any other file stay.",
+)
 @click.option(
     "--verify/--no-verify",
     default=True,
@@ -140,7 +145,12 @@ def build_cmd(
             "saves it anyway)"
         )
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
-    save(result, out_dir, overwrite=overwrite, meta=meta)
+    from kg_qgen.keep import Kept
+
+    kept = Kept()
+    save(result, out_dir, overwrite=overwrite, meta=meta, kept=kept)
+    for line in kept.lines():
+        click.echo(line)
     elapsed = time.perf_counter() - t0
     click.echo(f"{graph!r}")
     for t in type_list:
@@ -167,6 +177,21 @@ def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5)
         click.echo(f"  {f['id']} [{f['check']}] {f['reason']}", err=err)
     if len(rep.failures()) > show:
         click.echo(f"  ... {len(rep.failures()) - show} more in the report", err=err)
+
+
+def _check_writable_file(path: Path, option: str) -> None:
+    """A one-line error now, before any work, when ``path`` cannot be written (its folder is
+    missing, not a folder, or not writable; or it is a folder itself)."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise KgQgenInputError(f"{option}: is a folder, expected a file path", path=str(path))
+    if not parent.is_dir():
+        why = "is not a folder" if parent.exists() else "does not exist"
+        raise KgQgenInputError(f"{option}: {parent} {why}", path=str(path))
+    import os
+
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise KgQgenInputError(f"{option}: not writable", path=str(path))
 
 
 @cli.command("verify")
@@ -209,13 +234,20 @@ def verify_cmd(
     if input_path is None and source != "builtin":
         raise click.UsageError(f"--input is required for --source {source}")
     questions = read_records(qpath)
+    if not questions:
+        raise KgQgenInputError("no questions to verify (the file is empty)", path=str(qpath))
+    out = report_path or directory / "verify_report.json"
+    _check_writable_file(out, "--report")  # before the source is loaded and re-derived
     kw: dict[str, Any] = {}
     if source == "triples":
         kw["relations_file"] = relations_file
     graph = load_source(source, input_path, **kw)
     report = verify_records(questions, graph)
-    out = report_path or directory / "verify_report.json"
-    out.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    try:
+        out.write_text(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    except OSError as err:
+        msg = f"cannot write the report: {err.strerror or err}"
+        raise KgQgenInputError(msg, path=str(out)) from err
     _echo_verification(report.to_dict(), show=show)
     click.echo(f"report: {out}")
     if not report.ok:
@@ -285,12 +317,21 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.UsageError as err:  # a bad option or value: one line, like every input error
+        click.echo(f"kg-qgen: error: {err.format_message()}", err=True)
+        sys.exit(2)
     except click.ClickException as err:
         err.show()
         sys.exit(err.exit_code)
     except (KgQgenInputError, FileExistsError, KeyError, ValueError) as err:
         msg = err.args[0] if isinstance(err, KeyError) and err.args else str(err)
         click.echo(f"kg-qgen: error: {msg}", err=True)
+        sys.exit(2)
+    except (
+        OSError
+    ) as err:  # a file the user named cannot be read or written: one line, no traceback
+        where = f"{err.filename}: " if err.filename else ""
+        click.echo(f"kg-qgen: error: {where}{err.strerror or err}", err=True)
         sys.exit(2)
 
 

@@ -22,6 +22,7 @@ from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
 from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.keep import Kept, carry_over, check_review, move_back
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches, get_matcher
@@ -488,6 +489,7 @@ def save(
     *,
     overwrite: bool = False,
     meta: dict[str, Any] | None = None,
+    kept: Kept | None = None,
 ) -> Path:
     """Write the dataset to ``out_dir`` atomically.
 
@@ -496,11 +498,17 @@ def save(
     ``questions.jsonl``, ``rejects.jsonl``, ``facts_forget.jsonl``, ``facts_retain.jsonl``,
     ``source_questions.jsonl`` (when the source has its own questions), ``manifest.json`` and
     ``hf/`` (a ``datasets.DatasetDict`` with one split per non-empty type, ``save_to_disk``).
+
+    ``overwrite`` replaces only what the previous build wrote: every other file of the folder
+    (``review.sqlite`` and its annotations, ``quality/``, notes) is carried into the new one
+    (:mod:`kg_qgen.keep`); ``kept``, when given, is filled with what was carried and what became
+    of the review database.
     """
     import datasets  # heavy import, only when saving
     from datasets import Dataset, DatasetDict
 
     out = check_out_dir(out_dir, overwrite)
+    kept = kept if kept is not None else Kept()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
@@ -556,8 +564,17 @@ def save(
                 )
             old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
             os.replace(out, old / "d")
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
+            carried: list[str] = []
+            try:  # what the old build did not write (review.sqlite, quality/, notes) moves over
+                carried = carry_over(old / "d", tmp)
+                os.replace(tmp, out)
+            except BaseException:
+                move_back(tmp, old / "d", carried)
+                os.replace(old / "d", out)
+                raise
+            shutil.rmtree(old, ignore_errors=True)  # only files the old build wrote are left in it
+            kept.carried = carried
+            check_review(out, {q["id"]: q for q in result.questions}, kept)
         else:
             os.replace(tmp, out)
     except BaseException:

@@ -3,7 +3,8 @@ line or a cache entry.
 
 Removed: every exact secret passed (the API key in use), ``Bearer/Basic/Token <token>``, values of
 ``api_key`` / ``authorization`` / ``x-api-key`` fields (``=`` or ``:`` separated, quoted or not),
-OpenAI-style ``sk-...`` keys, and the ``user:password@`` part of URLs. Each is replaced by
+OpenAI-style ``sk-...`` keys, the ``user:password@`` part of URLs and the values of secret-looking
+query parameters (``?key=``, ``&access_token=``, ``sig``, ``password``, ...). Each is replaced by
 ``***`` so the text still says *that* something was there.
 """
 
@@ -22,6 +23,10 @@ _KEY_FIELD = re.compile(
     r"(?i)((?:api[_-]?key|authorization|x-api-key|access[_-]?token)['\"]?\s*[:=]\s*['\"]?"
     rf"(?:(?:bearer|basic|token)\s+)?){_VALUE}"
 )
+# A query parameter whose name says it is a credential: key, api_key, token, secret, sig, auth, ...
+_QUERY_SECRET = re.compile(
+    r"(?i)([?&;][^=&\s'\"#]*(?:key|token|secret|passw|auth|sig|cred)[^=&\s'\"#]*=)[^&\s'\"#]+"
+)
 _SK_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 _MIN_SECRET = 4  # shorter "secrets" (e.g. a placeholder "x") would mask ordinary words
 
@@ -35,6 +40,7 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     text = _URL_CREDENTIALS.sub(rf"\1{MASK}@", text)
     text = _BEARER.sub(rf"\1{MASK}", text)
     text = _KEY_FIELD.sub(rf"\1{MASK}", text)
+    text = _QUERY_SECRET.sub(rf"\1{MASK}", text)
     return _SK_KEY.sub(MASK, text)
 
 

@@ -42,8 +42,9 @@ class RunConfig:
         judge: judge, or several (``alias,llm``): the first scores every metric; the others judge the same
             answers and their agreement with it (Cohen's kappa) is reported.
         judge_model: model of the ``llm`` judge (an OpenAI-compatible endpoint).
-        judge_base_url: endpoint of the ``llm`` judge; the API key is read from LEAK_METRICS_API_KEY or
-            OPENAI_API_KEY only, never from an option, and is never written to results.
+        judge_base_url: endpoint of the ``llm`` judge; the API key is read from LEAKRES_API_KEY,
+            LEAK_METRICS_API_KEY or OPENAI_API_KEY only, never from an option, and is never written
+            or printed. A query string (``?api_key=``) is refused; ``user:password@`` is shown as ***.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
         batch_size: generation batch size.
         max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).

@@ -20,6 +20,10 @@ from typing import Any
 
 from .config import RunConfig
 from .errors import LeakresError
+from .memory import TrainingShape, plan_training
+
+#: unlearn-zoo's 'large' tier (>= 10B parameters): LoRA, activation checkpointing, batch 2
+LARGE_TIER = {"use_lora": True, "gradient_checkpointing": True, "batch_size": 2}
 
 #: Architecture fields of the known models, copied from each Hub repository's config.json.
 KNOWN_MODELS: dict[str, dict[str, Any]] = {
@@ -73,9 +77,8 @@ class Assumptions:
     bytes_per_param: dict[str, float] = field(
         default_factory=lambda: {"bfloat16": 2, "float32": 4, "int4": 0.5}
     )
-    # trained parameter: weights + grads + Adam m + v, all in the weights' dtype (HF Trainer on a
-    # model loaded in bf16 keeps no fp32 master copy): 4 x bytes per dtype
-    adam_states_per_param: int = 4
+    # Training memory: leakres_cli.memory (one device: 4 x the dtype's bytes per trained parameter,
+    # as unlearn-zoo trains; sharded: 18 B/param bf16 mixed precision) plus references and activations.
     lora_trainable_fraction: float = 0.01  # LoRA adapters (r 16, all linear) ~1% of the weights
     kv_batch_rows: int = 64  # sequences decoded at once for the KV-cache term
 
@@ -130,6 +133,9 @@ class CellCost:
     memory_gb: float
     gpus: int
     note: str
+    memory_terms: dict[str, Any] | None = (
+        None  # unlearning: :class:`~leakres_cli.memory.TrainingMemory`
+    )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -158,15 +164,17 @@ def estimate(
         layers, kv = int(arch["num_hidden_layers"]), int(arch.get("num_key_value_heads") or 1)
         head_dim = int(arch.get("head_dim") or int(arch["hidden_size"]) // int(arch["num_attention_heads"]))  # fmt: skip
         weights_gb = n * weight_bytes / 1e9
-        adam_bytes = a.adam_states_per_param * weight_bytes
         kv_gb = 2 * layers * kv * head_dim * weight_bytes * a.kv_batch_rows * q_tokens / 1e9
         large = n >= 10_000_000_000  # unlearn-zoo's 'large' tier: LoRA + gradient checkpointing
 
         def add(method: str, stage: str, flops: float, mfu: float, mem: float, note: str,
-                model: str = model) -> None:  # fmt: skip
-            gpus = max(1, math.ceil(mem / (a.gpu_memory_gb * a.usable_memory_fraction)))
+                model: str = model, gpus: int | None = None,
+                memory_terms: dict[str, Any] | None = None) -> None:  # fmt: skip
+            if gpus is None:  # inference: GPUs' worth of memory (the CLI generates on one device)
+                gpus = max(1, math.ceil(mem / (a.gpu_memory_gb * a.usable_memory_fraction)))
             rows.append(CellCost(model, method, stage, job_ids[(model, method)], round(flops / 1e12, 1),
-                                 round(_hours(flops, mfu, a), 3), round(mem, 1), gpus, note))  # fmt: skip
+                                 round(_hours(flops, mfu, a), 3), round(mem, 1), gpus, note,
+                                 memory_terms))  # fmt: skip
 
         infer_mem = weights_gb + kv_gb
         add("base", "base answers", 2 * n * (n_sh + n_multi) * q_tokens, a.inference_mfu,
@@ -185,19 +193,12 @@ def estimate(
             epochs = float(cfg.method_overrides.get(method, {}).get("epochs", 3))
             tokens = epochs * examples * a.train_example_tokens
             flops = 6 * n * tokens + (2 * n * tokens if method in REFERENCE_METHODS else 0)
-            if method == "rmu":  # trains only mlp.down_proj of 3 layers; a frozen copy for h_l
-                trained = 3 * int(arch["hidden_size"]) * int(arch["intermediate_size"])
-                train_mem = 2 * weights_gb + trained * adam_bytes / 1e9
-                how = "3 layers' mlp.down_proj trained, frozen copy"
-            elif large or method == "as":
-                train_mem = weights_gb + n * a.lora_trainable_fraction * adam_bytes / 1e9
-                how = "LoRA/adapter (frozen base, reference = adapters off)"
-            else:
-                train_mem = n * adam_bytes / 1e9
-                train_mem += weights_gb if method in REFERENCE_METHODS else 0
-                how = "full fine-tuning, Adam" + (" + frozen reference" if method in REFERENCE_METHODS else "")  # fmt: skip
-            add(method, "unlearn", flops, a.train_mfu, train_mem,
-                f"{epochs:g} epochs x {examples} examples; {how}")  # fmt: skip
+            shape, how = _training_shape(cfg, method, arch, n, weight_bytes, large, a)
+            memory = plan_training(shape, a.gpu_memory_gb * a.usable_memory_fraction)
+            terms = memory.to_dict()
+            add(method, "unlearn", flops, a.train_mfu, memory.total_gb,
+                f"{epochs:g} epochs x {examples} examples; {how}; {memory.mode}",
+                gpus=memory.gpus, memory_terms=terms)  # fmt: skip
             add(method, "eval", 2 * n * n_eval * q_tokens, a.inference_mfu, infer_mem,
                 f"{n_eval} questions, greedy")  # fmt: skip
             for attack in cfg.attacks:
@@ -227,3 +228,36 @@ def estimate(
             if cfg.bbh_tasks:
                 add(method, "bbh", bbh_flops, a.inference_mfu, infer_mem, f"{bbh_n} BBH examples")
     return rows
+
+
+def _training_shape(cfg: RunConfig, method: str, arch: dict[str, Any], n: int, weight_bytes: float,
+                    large: bool, a: Assumptions) -> tuple[TrainingShape, str]:  # fmt: skip
+    """The method's training step as unlearn-zoo configures it (its defaults, the tier, --set)."""
+    from unlearn_zoo import get_unlearner
+
+    settings = {**(LARGE_TIER if large else {}), **cfg.method_overrides.get(method, {})}
+    try:
+        config = get_unlearner(method, **settings).config
+    except (KeyError, ValueError, TypeError):  # validated elsewhere; size it with the defaults
+        config = get_unlearner(method).config
+    hidden, inter = int(arch["hidden_size"]), int(arch["intermediate_size"])
+    lora = bool(getattr(config, "use_lora", False)) or method == "as"
+    if method == "rmu":  # trains only mlp.down_proj of 3 layers; a frozen copy for h_l
+        trainable, copies, how = (
+            3 * hidden * inter,
+            1,
+            "3 layers' mlp.down_proj trained, frozen copy",
+        )
+    elif lora:
+        trainable, copies = int(n * a.lora_trainable_fraction), 0
+        how = "LoRA/adapter (frozen base, reference = adapters off)"
+    else:
+        copies = 1 if method in REFERENCE_METHODS else 0
+        trainable, how = n, "full fine-tuning, AdamW" + (" + frozen reference" if copies else "")
+    shape = TrainingShape(
+        n_params=n, n_trainable=trainable, hidden=hidden, layers=int(arch["num_hidden_layers"]),
+        heads=int(arch["num_attention_heads"]), vocab=int(arch["vocab_size"]), intermediate=inter,
+        weight_bytes=weight_bytes, batch_size=int(config.batch_size), seq_len=int(config.max_length),
+        checkpointing=bool(config.gradient_checkpointing), reference_copies=copies,
+    )  # fmt: skip
+    return shape, how

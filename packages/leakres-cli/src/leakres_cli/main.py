@@ -14,6 +14,7 @@ from .commands.report import report_command
 from .commands.run import run_command
 from .commands.tune import tune_command
 from .errors import LeakresError
+from .redact import install_log_redaction, redact_text
 
 
 class LeakresGroup(click.Group):
@@ -21,13 +22,14 @@ class LeakresGroup(click.Group):
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         logfilters.install()
+        install_log_redaction()
         try:
             return super().invoke(ctx)
         except LeakresError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {redact_text(str(exc))}", err=True)
             sys.exit(2)
         except click.UsageError as exc:  # a subcommand's option out of range, unknown, missing
-            click.echo(f"error: {exc.format_message()}", err=True)
+            click.echo(f"error: {redact_text(exc.format_message())}", err=True)
             sys.exit(2)
         except KeyboardInterrupt:
             click.echo(

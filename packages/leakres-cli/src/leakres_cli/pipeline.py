@@ -203,7 +203,10 @@ class Benchmark:
         if bar is not None:
             bar.close()
         judges = self._judge_agreement(chosen.by_id, base)
-        timings = {**self.timer.timings, "total": round(time.perf_counter() - start, 3)}
+        total = round(time.perf_counter() - start, 3)
+        # Stages are timed exclusively; "other" (loading, bookkeeping) makes them add up to total.
+        other = round(max(0.0, total - sum(self.timer.timings.values())), 3)
+        timings = {**self.timer.timings, "other": other, "total": total}
         run_info = {"model_path": self.model_path, "decoding": self.decoding(), "bbh": bbh_data}
         return results_record(
             cfg,

@@ -45,11 +45,15 @@ def move_into_place(src: Path | str, dest: Path) -> None:
     os.replace(src, dest)
 
 
-def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
+RESUME_HINT = "; finished cells are kept, rerun the same command to resume"
+
+
+def _write_atomic(path: Path, write: Callable[[IO[str]], None], hint: str = RESUME_HINT) -> None:
     """Write through a unique temp file in the same directory, then ``os.replace`` it into place.
 
     A failure (disk full, a bad value) leaves the previous file untouched and no temp file behind; an
-    OSError becomes a one-line LeakresError that names the file.
+    OSError becomes a one-line LeakresError that names the file (then ``hint``: a run's outputs say
+    its cells are kept; a report, which has no cells, passes ``hint=""``).
     """
     tmp: str | None = None
     try:
@@ -62,10 +66,7 @@ def _write_atomic(path: Path, write: Callable[[IO[str]], None]) -> None:
         move_into_place(tmp, path)
         tmp = None
     except OSError as exc:
-        raise LeakresError(
-            f"cannot write {path}: {exc.strerror or exc}; finished cells are kept, "
-            "rerun the same command to resume"
-        ) from exc
+        raise LeakresError(f"cannot write {path}: {exc.strerror or exc}{hint}") from exc
     finally:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
@@ -79,8 +80,8 @@ def write_json_atomic(path: Path, data: Any) -> None:
     _write_atomic(path, dump)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    _write_atomic(path, lambda fh: fh.write(text))
+def write_text_atomic(path: Path, text: str, hint: str = RESUME_HINT) -> None:
+    _write_atomic(path, lambda fh: fh.write(text), hint)
 
 
 def write_dir_atomic(target: Path, fill: Callable[[Path], None]) -> None:

@@ -13,6 +13,17 @@ import click
 __all__ = ["score_command"]
 
 
+def _check_out_dir(out: Path) -> None:
+    """A one-line error now when ``out`` cannot be created or written (nothing is created here)."""
+    probe = out
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise click.UsageError(
+            f"--out {out}: cannot write there ({probe} is not a writable folder)"
+        )
+
+
 def _paired(name: str, values: tuple[str, ...], n: int) -> list[str | None]:
     """One value per judge: as many as judges, or one shared by all, or none."""
     if not values:
@@ -96,6 +107,12 @@ def score_command(
     envs = _paired("--api-key-env", key_envs, n)
     out = out_dir or set_dir / "quality"
     _, records = read_questions(set_dir)
+    # Every refusal before the first request: the set, the review database, the output folder.
+    if not records:
+        raise click.UsageError(f"{set_dir}: questions.jsonl holds no questions to score")
+    if review_db is not None and not review_db.is_file():
+        raise click.UsageError(f"--review-db {review_db}: no such file")
+    _check_out_dir(out)
     if sample:
         chosen = {it.item_id for it in sample_per_type(records, per_type=sample, seed=seed)}
         records = [r for r in records if r["id"] in chosen]
@@ -135,8 +152,6 @@ def score_command(
         store = ReviewStore(db)
         annotations = store.annotations()
         human = summarize(store.sample(), annotations) if annotations else None
-    elif review_db is not None:
-        raise click.UsageError(f"--review-db {review_db}: no such file")
 
     table = table6(scores, human=human, annotations=annotations, n_resamples=bootstrap, seed=seed)
     table["settings"] = {

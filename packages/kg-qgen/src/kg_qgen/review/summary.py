@@ -230,18 +230,34 @@ def annotations_csv(sample: Sequence[SampleRow], annotations: Sequence[Annotatio
     writer.writeheader()
     for a in annotations:
         s = by_id[a.item_id]
-        writer.writerow(
-            {
-                "annotator": a.annotator,
-                "item_id": a.item_id,
-                "type": s.type,
-                "position": s.position,
-                "question": s.question,
-                "answer": s.answer,
-                "verdict": "" if a.verdict is None else ("yes" if a.verdict else "no"),
-                **{f: int(getattr(a, f)) for f in FLAGS},
-                "comment": a.comment,
-                "updated_at": a.updated_at,
-            }
-        )
+        row = {
+            "annotator": a.annotator,
+            "item_id": a.item_id,
+            "type": s.type,
+            "position": s.position,
+            "question": s.question,
+            "answer": s.answer,
+            "verdict": "" if a.verdict is None else ("yes" if a.verdict else "no"),
+            **{f: int(getattr(a, f)) for f in FLAGS},
+            "comment": a.comment,
+            "updated_at": a.updated_at,
+        }
+        # every text cell through csv_safe: a comment "=HYPERLINK(...)" stays text
+        writer.writerow({k: csv_safe(v) for k, v in row.items()})
     return buf.getvalue()
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...) in a
+# comment would be a live link); such text cells get a leading apostrophe. Numbers stay numbers.
+_FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates (OWASP CSV injection)."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_LEAD):
+        return value
+    try:
+        float(value)
+        return value  # "-0.5" is a number, not a formula
+    except ValueError:
+        return "'" + value

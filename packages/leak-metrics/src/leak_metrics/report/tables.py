@@ -119,7 +119,7 @@ def _render(
         writer.writerow(header)
         for model, methods in table.items():
             for method, cells in methods.items():
-                line: list[Any] = [model, method]
+                line: list[Any] = [csv_safe(model), csv_safe(method)]
                 for column in columns:
                     m = cells.get(column)
                     if m is None or m.value is None:
@@ -212,3 +212,19 @@ def recovery_rate_table(
     columns = [(a, h) for a in attacks for h in hops]
     caption = "Recovery Rate (%) per attack, single-hop (SH) and multi-hop (MH); n/a = S_suc empty."
     return _render(table, columns, fmt, percent=percent, show_ci=show_ci, caption=caption)
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...) in a
+# comment would be a live link); such text cells get a leading apostrophe. Numbers stay numbers.
+_FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates (OWASP CSV injection)."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_LEAD):
+        return value
+    try:
+        float(value)
+        return value  # "-0.5" is a number, not a formula
+    except ValueError:
+        return "'" + value

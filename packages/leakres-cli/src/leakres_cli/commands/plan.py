@@ -21,6 +21,7 @@ from ..costs import Assumptions, count_parameters, estimate, model_architecture
 from ..errors import LeakresError
 from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
 from ..options import config_options, config_values
+from ..redact import REDACTED, URL_FIELDS, redact_config, redact_text, redact_url
 
 #: RunConfig fields that are options of `leakres plan` (those that choose the grid and its checks)
 PLAN_FIELDS = (
@@ -77,6 +78,11 @@ def _env(option: str) -> list[str]:
 @click.option("--gpu-memory-gb", type=float, default=None, help="GPU memory in GB [80].")
 @click.option("--train-mfu", type=float, default=None, help="MFU of training [0.35].")
 @click.option("--inference-mfu", type=float, default=None, help="MFU of generation [0.10].")
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="Skip the one request to the llm judge's endpoint (every other check still runs).",
+)
 def plan_command(
     preset: str,
     gpus: int | None,
@@ -87,10 +93,14 @@ def plan_command(
     gpu_memory_gb: float | None,
     train_mfu: float | None,
     inference_mfu: float | None,
+    offline: bool,
     **options: Any,
 ) -> None:
     """List the grid's cells (model x method x stage) with estimated GPU-hours and memory, and check
-    that every name, file, model size and the judge endpoint resolve, without loading a model.
+    that every name, file, model size and the judge endpoint resolve, without loading a model: the
+    same checks `leakres run` makes before it starts (the judge endpoint gets one 1-token request
+    unless --offline). A judge URL with credentials is never printed or written (shown as ***); a
+    query-string key (?api_key=) is refused: give the key in LEAKRES_API_KEY.
 
     `--format slurm` writes a SLURM job-array script: one array task per `leakres run --cell ID`.
     """
@@ -106,6 +116,12 @@ def plan_command(
            if v is not None}
     )  # fmt: skip
     notes, problems = validate(cfg)
+    from ..preflight import preflight
+
+    given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
+    problems += [
+        p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems
+    ]
     if problems:
         raise LeakresError(
             f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
@@ -117,21 +133,33 @@ def plan_command(
         costs += estimate(model_config(cfg, name), (name,), job_ids, assumptions)
     plan = _plan_record(cfg, preset, cells, costs, assumptions, notes, gpus)
     if fmt == "json":
-        click.echo(json.dumps(plan, indent=2))
+        click.echo(redact_text(json.dumps(plan, indent=2)))
     elif fmt == "table":
-        click.echo(_table(plan))
+        click.echo(redact_text(_table(plan)))
     else:
         path = script or Path(f"leakres-{preset}.sbatch")
-        path.write_text(_slurm(plan, cells, run_args, out_dir, gpus), encoding="utf-8")
+        try:
+            path.write_text(
+                redact_text(_slurm(plan, cells, run_args, out_dir, gpus)), encoding="utf-8"
+            )
+        except OSError as exc:
+            raise LeakresError(f"--script {path}: cannot write it ({exc.strerror or exc})") from exc
         click.echo(f"Wrote {path}: {len(cells)} array tasks (`leakres run --cell ID` each)")
 
 
 def _run_args(**options: Any) -> list[str]:
-    """The `leakres run` options that select the same grid (so the cells' fingerprints match)."""
+    """The `leakres run` options that select the same grid (so the cells' fingerprints match).
+
+    A URL that carries credentials is left out: the jobs read it from LEAKRES_RUN_JUDGE_BASE_URL
+    in their environment (the script checks it is set), so it is never written into the script.
+    """
     args: list[str] = []
     for name, value in options.items():
-        if value is not None:
-            args += [f"--{name.replace('_', '-')}", str(value)]
+        if value is None:
+            continue
+        if name in URL_FIELDS and redact_url(str(value)) != str(value):
+            continue
+        args += [f"--{name.replace('_', '-')}", str(value)]
     return args
 
 
@@ -163,6 +191,7 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
         problems.append(endpoint)
     elif "llm" in cfg.judge:
         where = cfg.judge_base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI endpoint"
+        where = redact_url(where) if "://" in where else where
         notes.append(f"llm judge {cfg.judge_model} at {where}")
     problems += _check_source(cfg, notes)
     from ..engines import validate_engine
@@ -240,12 +269,17 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
     for cell in cells:
         mine = [c for c in costs if c.job == cell.id]
         peak = max(mine, key=lambda c: c.memory_gb, default=None)
+        infer = [c for c in mine if c.stage != "unlearn"]
         jobs.append({
             "index": cell.index, "id": cell.id, "model": cell.model, "stage": cell.stage,
             "gpu_hours": round(sum(c.gpu_hours for c in mine), 3),
             "memory_gb": max((c.memory_gb for c in mine), default=0.0),
             "gpus": max((c.gpus for c in mine), default=1),
             "peak_stage": peak.stage if peak else None,
+            "train_gpus": max((c.gpus for c in mine if c.stage == "unlearn"), default=1),
+            "inference_gpus": max((c.gpus for c in infer), default=1),
+            "inference_memory_gb": max((c.memory_gb for c in infer), default=0.0),
+            "inference_peak": max(infer, key=lambda c: c.memory_gb).stage if infer else None,
         })  # fmt: skip
     total = round(sum(c.gpu_hours for c in costs), 2)
     warnings = []
@@ -254,15 +288,21 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
                     for j in jobs if j["gpus"] > gpus]  # fmt: skip
     return {
         "preset": preset,
-        "config": {k: v for k, v in cfg.to_dict().items() if k != "method_overrides"},
+        "config": {
+            k: v for k, v in redact_config(cfg.to_dict()).items() if k != "method_overrides"
+        },
         "assumptions": {
             **a.describe(),
             "flops": "2 N per token forward (generation, reference model), 6 N per token training",
             "gpu_hours": "FLOPs / (peak x MFU) / 3600; token counts are upper bounds",
-            "memory": "weights x bytes/dtype (+ KV cache of kv_batch_rows sequences); training: "
-            "full Adam = weights, grads, m, v in the weights' dtype (8 B/param in bf16) (+ frozen "
-            "reference), LoRA: frozen weights + 1% trainable x 8 B; cells needing >1 GPU need a "
-            "sharded launch (README 'Large models', untested)",
+            "memory": "inference: weights x bytes/dtype + KV cache of kv_batch_rows sequences; "
+            "unlearning (leakres_cli.memory, per cell's memory_terms): on one device as unlearn-zoo "
+            "trains (bf16=False, AdamW in the weights' dtype: weights, grads, m, v = 8 B/param in "
+            "bf16, 16 in float32) + frozen reference copies + activations at the method's batch "
+            "size and max_length + logits; a cell that does not fit one GPU is sharded with the "
+            "shipped accelerate FSDP config: bf16 mixed precision, 18 B/param (fp32 master, fp32 + "
+            "bf16 grads, fp32 Adam, as accelerate's estimate-memory and DeepSpeed ZeRO-3 count) / "
+            "GPUs + the largest layer gathered",
             "not counted": "model loading, server start-up, saving checkpoints, judge API time",
         },
         "checks": notes,
@@ -297,54 +337,102 @@ def _table(plan: dict[str, Any]) -> str:
 
 def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out_dir: Path,
            gpus: int | None) -> str:  # fmt: skip
-    jobs = plan["jobs"]
-    per_task_gpus = gpus if gpus is not None else max(j["gpus"] for j in jobs)
-    hours = max(1.0, math.ceil(max(j["gpu_hours"] for j in jobs) * 1.5 + 0.5))
-    base = [str(c.index) for c in cells if c.stage == "base"]
-    rest = [str(c.index) for c in cells if c.stage != "base"]
+    """One array script; each task gets the GPUs its cell needs (one sbatch per GPU count) and a
+    cell that needs more than one is launched with the shipped accelerate FSDP config."""
+    jobs = {j["id"]: j for j in plan["jobs"]}
+    # The GPUs a task gets: what its unlearning needs (sharded with accelerate when > 1); generation
+    # runs on one device whatever it needs (the warning below names the cells it does not fit).
+    need = {c.index: jobs[c.id]["train_gpus"] for c in cells}
+    hours = max(1.0, math.ceil(max(j["gpu_hours"] for j in jobs.values()) * 1.5 + 0.5))
     command = shlex.join(["leakres", "run", *run_args, "--out", str(out_dir), "--quiet"])
+    launch = shlex.join(
+        ["-m", "leakres_cli.main", "run", *run_args, "--out", str(out_dir), "--quiet"]
+    )
     ids = "\n".join(f"  {shlex.quote(c.id)}  # {c.index}: {c.model} {c.stage}" for c in cells)
+    counts = " ".join(str(need[c.index]) for c in cells)
     name = f"leakres-{plan['preset']}"
-    multi = [f"#   {j['id']}: {j['gpus']} GPUs ({j['peak_stage']}, {j['memory_gb']} GB)"
-             for j in jobs if j["gpus"] > 1]  # fmt: skip
-    multi_note = (
-        "# WARNING: these cells need more than one GPU of --gpu-memory-gb; a plain `leakres run`\n"
-        "# uses one device, so they need larger GPUs or the sharded launch of README 'Large models'\n"
-        "# (untested):\n" + "\n".join(multi) + "\n"
-        if multi
+    too_many = [f"#   {c.id}: {need[c.index]} GPUs" for c in cells
+                if gpus is not None and need[c.index] > gpus]  # fmt: skip
+    too_many_note = (
+        f"# WARNING: these cells need more GPUs than --gpus {gpus}:\n" + "\n".join(too_many) + "\n"
+        if too_many
         else ""
     )
-    rest_array = f"--array={','.join(rest)} " if rest else ""
+    one_device = [f"#   {j['id']}: {j['inference_memory_gb']} GB ({j['inference_peak']})"
+                  for j in jobs.values() if j["inference_gpus"] > 1]  # fmt: skip
+    if one_device:
+        too_many_note += (
+            "# WARNING: generation runs on one device, and these cells' generation needs more than\n"
+            "# one GPU's memory (--gpu-memory-gb): they need larger GPUs as written:\n"
+            + "\n".join(one_device)
+            + "\n"
+        )
+
+    def submit(stage_base: bool, dependency: str) -> list[str]:
+        lines = []
+        for count in sorted({need[c.index] for c in cells}):
+            chosen = [str(c.index) for c in cells
+                      if need[c.index] == count and (c.stage == "base") == stage_base]  # fmt: skip
+            if chosen:
+                var = f"{'BASE' if stage_base else 'GRID'}{count}"
+                lines.append(f"#   {var}=$(sbatch --parsable {dependency}--array={','.join(chosen)} "
+                             f"--gres=gpu:{count} {name}.sbatch)")  # fmt: skip
+        return lines
+
+    base_lines = submit(True, "")
+    base_vars = ":".join(f"${ln.split('=', 1)[0].split()[-1]}" for ln in base_lines)
+    grid_lines = submit(False, f"--dependency=afterok:{base_vars} " if base_vars else "")
+    grid_vars = ":".join(f"${ln.split('=', 1)[0].split()[-1]}" for ln in grid_lines)
+    url = plan["config"].get("judge_base_url") or ""
+    url_check = (
+        "# The judge URL carries credentials, so it is not written here: export it before sbatch.\n"
+        ': "${LEAKRES_RUN_JUDGE_BASE_URL:?export the judge URL with its credentials}"\n'
+        if REDACTED in url
+        else ""
+    )
+    submit_lines = "\n".join(["#   mkdir -p " + f"{out_dir}/slurm   # SLURM opens the --output log before the script runs",
+                              *base_lines, *grid_lines])  # fmt: skip
     return f"""#!/bin/bash
 # {name}: {len(cells)} cells of `leakres run` (written by `leakres plan --format slurm`).
 # Estimated {plan["totals"]["gpu_hours"]} GPU-hours in all ({plan["assumptions"]["gpu_name"]};
 # assumptions: `leakres plan --format json`). Each array task runs ONE cell into {out_dir}:
 # the cells of a model share its run directory and cell store, so they are independent jobs.
 #
-# Submit the base cells first (questions + base answers), the method cells after them, then one
-# run without --cell that finds every cell finished and writes results.json and the report:
-#   mkdir -p {out_dir}/slurm   # SLURM opens the --output log before the script runs
-#   BASE=$(sbatch --parsable --array={",".join(base)} {name}.sbatch)
-#   GRID=$(sbatch --parsable --dependency=afterok:$BASE {rest_array}{name}.sbatch)
-#   sbatch --dependency=afterok:$GRID --gres=gpu:0 --wrap {shlex.quote(command)}
+# Each task asks for the GPUs its cell needs (GPUS below, from the plan's memory estimate): submit
+# one array per GPU count, the base cells first, the method cells after them, then one run
+# without --cell that finds every cell finished and writes results.json and the report:
+{submit_lines}
+#   sbatch --dependency=afterok:{grid_vars or "$BASE1"} --gres=gpu:0 --wrap {shlex.quote(command)}
 # (A method cell whose base cell is missing computes it itself, so the order only saves work.)
+# A cell that needs more than one GPU is sharded with accelerate and the shipped FSDP config
+# (leakres_cli/accelerate/fsdp_14b_plus.yaml, bf16 mixed precision; not run on this project's
+# machines); a one-GPU cell is a plain `leakres run --cell`.
 #
-# The llm judge's API key is read from LEAK_METRICS_API_KEY / OPENAI_API_KEY in the job's
-# environment (sbatch exports the submitting shell's); it is never written here.
-# Models of 14B+ that do not fit one GPU: see packages/leakres-cli/README.md, "Large models"
-# (accelerate FSDP / DeepSpeed ZeRO-3 configs shipped in leakres_cli/accelerate/).
-{multi_note}#SBATCH --job-name={name}
+# The llm judge's API key is read from LEAKRES_API_KEY / LEAK_METRICS_API_KEY / OPENAI_API_KEY in
+# the job's environment (sbatch exports the submitting shell's); it is never written here.
+{too_many_note}#SBATCH --job-name={name}
 #SBATCH --array=0-{len(cells) - 1}
-#SBATCH --gres=gpu:{per_task_gpus}
+#SBATCH --gres=gpu:1
 #SBATCH --cpus-per-task=8
 #SBATCH --time={int(hours)}:00:00
 #SBATCH --output={out_dir}/slurm/%A_%a.log
 set -euo pipefail
-export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
+{url_check}export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
 CELLS=(
 {ids}
 )
+GPUS=({counts})
 CELL="${{CELLS[$SLURM_ARRAY_TASK_ID]}}"
-echo "leakres cell $SLURM_ARRAY_TASK_ID: $CELL"
+NEED="${{GPUS[$SLURM_ARRAY_TASK_ID]}}"
+HAVE="${{SLURM_GPUS_ON_NODE:-$NEED}}"
+if [ "$HAVE" -lt "$NEED" ]; then
+  echo "cell $CELL needs $NEED GPUs, this task has $HAVE: submit it with --gres=gpu:$NEED" >&2
+  exit 2
+fi
+echo "leakres cell $SLURM_ARRAY_TASK_ID: $CELL on $NEED GPU(s)"
+if [ "$NEED" -gt 1 ]; then
+  CFG=$(python -c 'import leakres_cli, pathlib; print(pathlib.Path(leakres_cli.__file__).parent / "accelerate" / "fsdp_14b_plus.yaml")')
+  exec accelerate launch --config_file "$CFG" --num_processes "$NEED" {launch} --cell "$CELL"
+fi
 exec {command} --cell "$CELL"
 """

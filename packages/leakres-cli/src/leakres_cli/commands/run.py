@@ -20,6 +20,15 @@ from ..options import RUN_FIELDS, config_options, config_values
 from ..redact import redact_config
 from ..store import check_writable_dir, move_into_place, write_json_atomic, write_text_atomic
 
+# Raw option values the preflight needs to tell "given" from "the preset's default".
+PREFLIGHT_GIVEN = (
+    "judge_model",
+    "judge_base_url",
+    "bbh_limit",
+    "ray_address",
+    "ray_cpus",
+    "executor",
+)
 # Outputs are rendered here (inside --out) before they replace the previous ones.
 STAGING_PREFIX = ".outputs-"
 
@@ -124,6 +133,10 @@ def run_command(**params: Any) -> None:
     from ..grid import check_run_config, find_cell, grid_models, model_config, run_dir
 
     check_run_config(cfg)
+    from ..preflight import check as preflight
+
+    # Before --out is created or locked: a refused run leaves nothing behind.
+    preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
     chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
     if chosen is not None and params["executor"] != "local":
         raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
@@ -298,8 +311,11 @@ def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NA
     """Remove the directories this run created if nothing but its lock file went into them."""
     if created is None or not out_dir.is_dir():
         return
-    if {p.name for p in out_dir.iterdir()} - {lock_name}:
+    empty_dirs = {p.name for p in out_dir.iterdir() if p.is_dir() and not any(p.iterdir())}
+    if {p.name for p in out_dir.iterdir()} - {lock_name} - empty_dirs:
         return  # work started: keep everything (a rerun resumes from it)
+    for name in empty_dirs:  # e.g. the llm judge's judge-cache/, made before its endpoint failed
+        (out_dir / name).rmdir()
     (out_dir / lock_name).unlink(missing_ok=True)
     for directory in (out_dir, *out_dir.parents):
         try:

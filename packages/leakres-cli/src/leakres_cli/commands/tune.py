@@ -169,6 +169,15 @@ def tune_command(
         for value in values or ():
             if not value > 0:
                 raise LeakresError(f"{flag}: {value:g} is not a positive number")
+    import dataclasses
+
+    from ..preflight import check as preflight
+
+    # The same checks as `leakres run`, at the validation sizes, before --out is created.
+    preflight(
+        dataclasses.replace(cfg, n_forget=val_forget, n_retain=val_retain),
+        {name: options.get(name) for name in ("judge_model", "judge_base_url", "bbh_limit")},
+    )
     check_writable_dir(out_dir)
     from ..models import resolve_model
 

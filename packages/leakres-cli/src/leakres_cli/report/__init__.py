@@ -69,7 +69,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path | None = None) 
     target = Path(out) if out is not None else (
         Path(run_dirs[0]) / REPORT_NAME if len(runs) == 1 else Path(REPORT_NAME)
     )  # fmt: skip
-    write_text_atomic(target, render_report(runs))
+    write_text_atomic(target, render_report(runs), hint="")  # a report has no cells to resume
     umask = os.umask(0)
     os.umask(umask)
     target.chmod(0o666 & ~umask)  # a page to share: readable like any new file, not 0600
