@@ -286,3 +286,26 @@ def test_hedge_negation_and_refusal_rules_on_real_answers(mquake_dev: Path) -> N
         name: total for name, (_, total) in counts.items()
     }
     assert counts["alias"][1] > len(cases)  # the aliases were really probed
+
+
+def test_known_as_fills_the_citizenship_slot() -> None:
+    """Seen in the default run's GA answers after the committed-answer rules: "is known as the
+    United States of America" answers a citizenship question; "known as the father of ... in the
+    United States" does not."""
+    judge = get_judge("alias")
+    question = "Could you name the country of nationality of Henry Ford?"
+    aliases = ["USA", "United States of America"]
+
+    def verdict(response: str) -> bool | None:
+        item = JudgeItem(
+            id="x", question=question, answer="United States", aliases=aliases, response=response
+        )
+        return judge.judge([item])[0].correct
+
+    assert verdict(
+        "The country of nationality of Henry Ford is known as the United States of America."
+    )
+    assert verdict("Henry Ford's nationality is called the United States.")
+    assert not verdict(
+        "Henry Ford is known as the father of the assembly line in the United States."
+    )

@@ -28,6 +28,8 @@ from leak_metrics.normalize import tokenize, tokenize_spans
 CITIZENSHIP_LEADS = frozenset(
     {"is", "was", "are", "were", "be", "from", "citizen", "citizens", "national", "native"}
 )
+# "known as <gold>": verbs that, with "as", name what the subject is
+NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "identified"})
 # Nouns whose "of <gold>" names the person's country ("President of France").
 CITIZENSHIP_OF = TITLES | frozenset({"citizen", "citizens", "native", "nationality", "people"})
 PLACE_NOUNS = frozenset(
@@ -59,6 +61,11 @@ def citizenship_slot(
             return True  # "a former U.S. President", "an American actor"
         previous = words[lo - 1]
         if previous in CITIZENSHIP_LEADS:
+            return True
+        # "is known as / called the United States of America": the copula's naming variants
+        if previous in ("called", "named") or (
+            previous == "as" and lo > 1 and words[lo - 2] in NAMING_VERBS
+        ):
             return True
         if previous == "of" and lo > 1 and words[lo - 2] in CITIZENSHIP_OF:
             return True
