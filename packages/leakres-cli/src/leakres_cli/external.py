@@ -243,11 +243,12 @@ class ExternalBenchmark(Benchmark):
         _check_same_tokenizer(self, path, kind)
         if self.cfg.engine != "local" and kind == "adapter":
             model = model.merge_and_unload()  # a server loads weights, not a peft adapter
-        record = {
-            "method": "external",
-            "external": {"model": self.inputs.unlearned, "path": path, "kind": kind},
-            "n_forget": len(forget),
-        }
+        # The checkpoint's own unlearn-zoo record when it has one (its training sizes and config).
+        saved = Path(path) / "unlearn_record.json"
+        record: dict[str, Any] = json.loads(saved.read_text()) if saved.is_file() else {}
+        record["external"] = {"model": self.inputs.unlearned, "path": path, "kind": kind}
+        record.setdefault("method", "external")
+        record.setdefault("config", {"use_lora": kind == "adapter"})
         return model, record
 
 
