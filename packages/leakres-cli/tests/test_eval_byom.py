@@ -145,3 +145,96 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     assert [d[0] for d in direct] == [answers[i] for i in ids]
     base_answers = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]
     assert any(answers[i] != base_answers[i] for i in ids), "the adapter changed nothing"
+
+
+# ---------------------------------------------------------------- inputs, without a model
+
+
+def test_facts_file_formats_and_errors(tmp_path: Path) -> None:
+    from leakres_cli.errors import LeakresError
+    from leakres_cli.external import read_facts
+
+    good = tmp_path / "facts.jsonl"
+    good.write_text(
+        '{"subject": "sumo", "relation": "country of origin", "object": "Japan", "note": 1}\n'
+        '\n{"id": "SH-000003"}\n"SH-000004"\n'
+    )
+    assert read_facts(good) == [
+        {"subject": "sumo", "relation": "country of origin", "object": "Japan"},
+        {"id": "SH-000003"},
+        {"id": "SH-000004"},
+    ]
+    for text, message in [
+        ('{"subject": "sumo", "relation": "country of origin"}\n', "line 1: field 'object'"),
+        ('{"subject": "sumo"\n', "line 1: not JSON"),
+        ("[1, 2]\n", "line 1: expected an object or an id string"),
+        ("\n", "no facts"),
+    ]:
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(text)
+        with pytest.raises(LeakresError, match=message):
+            read_facts(bad)
+    with pytest.raises(LeakresError, match="cannot read facts file"):
+        read_facts(tmp_path / "absent.jsonl")
+
+
+def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> None:
+    import kg_qgen
+    from leakres_cli.config import RunConfig
+    from leakres_cli.external import EvalInputs, build_external_questions
+
+    facts = [
+        {"subject": "sumo", "relation": "country of origin", "object": "Japan"},
+        {"subject": "Atlantis", "relation": "capital", "object": "Poseidonia"},
+    ]
+    cfg = RunConfig(types=("SH", "HS", "MT"), sh_pool=10, seed=0)
+    cell = build_external_questions(cfg, EvalInputs(unlearned="x", forget=facts))
+    sumo = tuple(facts[0].values())
+    reached = [q for q in cell["questions"] if q["type"] != "SH"]
+    assert reached and all(tuple(q["target"].values()) == sumo for q in reached)
+    assert {q["type"] for q in reached} == {"HS", "MT"}
+    graph = kg_qgen.load_source("builtin", None)
+    every = kg_qgen.build(graph, types=("HS", "MT"), per_type=10**9, seed=0).questions
+    assert len(reached) == sum(tuple(q["target"].values()) == sumo for q in every)
+    pool = [q for q in cell["questions"] if q["type"] == "SH"]
+    assert len(pool) == 10 and tuple(pool[0]["target"].values()) == sumo
+    assert cell["requested"]["forget_ids"] == [pool[0]["id"]]
+    assert cell["missing"] == [
+        {
+            "fact": facts[1],
+            "role": "forget",
+            "reason": "not in the knowledge source (no single-hop question for it)",
+        }
+    ]
+
+    # a kg-qgen set and its SH ids
+    set_dir = tmp_path / "set"
+    kg_qgen.save(kg_qgen.build(graph, per_type=30, seed=0), set_dir)
+    rows = [json.loads(line) for line in (set_dir / "questions.jsonl").read_text().splitlines()]
+    multi_targets = [q["target"] for q in rows if q["type"] in ("HS", "MT")]
+    sh_id, target = next(
+        (q["id"], q["target"]) for q in rows if q["type"] == "SH" and q["target"] in multi_targets
+    )
+    inputs = EvalInputs(
+        unlearned="x", forget=[{"id": sh_id}, {"id": "SH-999999"}], questions=str(set_dir)
+    )
+    cell = build_external_questions(cfg, inputs)
+    assert cell["requested"]["forget_ids"] == [sh_id]
+    assert [m["reason"] for m in cell["missing"]] == [
+        "no SH question with this id in the question set"
+    ]
+    assert [q["id"] for q in cell["questions"] if q["type"] != "SH"] == [
+        q["id"] for q in rows if q["type"] in ("HS", "MT") and q["target"] == target
+    ]
+
+
+def test_sh_ids_need_the_set_they_belong_to(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('"SH-000001"\n')
+    result = CliRunner().invoke(
+        cli, ["eval", "--base", "smollm2-135m-instruct", "--unlearned", "x", "--forget", str(facts),
+              "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "facts given as SH ids need --questions" in result.output
+    assert not (tmp_path / "out").exists()
