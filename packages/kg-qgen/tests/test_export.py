@@ -41,6 +41,9 @@ def test_hf_export_loads_with_datasets_and_has_a_card(built_set: Path, tmp_path:
         assert loaded[t].num_rows == len(rows) == 4
         assert loaded[t]["id"] == [q["id"] for q in rows]
         assert loaded[t][0]["target"] == rows[0]["target"]
+    # the card's YAML header is what the hub reads: one config per type
+    mt = datasets.load_dataset(str(out), "MT", split="test", cache_dir=str(tmp_path / "cache"))
+    assert mt["id"] == loaded["MT"]["id"] and "antecedent" in mt.column_names
     card = (out / "README.md").read_text()
     assert card.startswith("---\nlicense: apache-2.0\n")
     assert "| MT | modus tollens (yes/no) | 4 |" in card

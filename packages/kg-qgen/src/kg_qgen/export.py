@@ -260,8 +260,13 @@ def dataset_card(
         "language:\n- en",
         "task_categories:\n- question-answering",
         "tags:\n- unlearning\n- multi-hop\n- kg-qgen",
-        "configs:\n- config_name: default\n  data_files:",
-        *[f"  - split: {t}\n    path: {t}/*.arrow" for t in types],
+        # one config per type: the types carry different optional fields (MT's antecedent, DS's
+        # option_ids, ...), so they cannot share one schema on the hub
+        "configs:",
+        *[
+            f"- config_name: {t}\n  data_files:\n  - split: test\n    path: {t}/*.arrow"
+            for t in types
+        ],
         "---",
     ]
     table = "\n".join(f"| {t} | {TYPE_NAMES[t]} | {counts[t]} |" for t in types)
@@ -293,7 +298,9 @@ def dataset_card(
         body += ["", "```json", json.dumps(report["per_type"], indent=1, ensure_ascii=False), "```"]
     body += [
         "",
-        "Load with `datasets.load_from_disk(THIS_FOLDER)`; score answers with leak-metrics' "
+        "Load with `datasets.load_from_disk(THIS_FOLDER)` (a DatasetDict, one split per type) or, "
+        "from a hub repository or this folder, `datasets.load_dataset(REPO, TYPE)` (one config per "
+        "type, split `test`); score answers with leak-metrics' "
         "alias judge (`leakres eval` measures an unlearned model on these questions).",
         "",
     ]
