@@ -238,3 +238,42 @@ def test_sh_ids_need_the_set_they_belong_to(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "facts given as SH ids need --questions" in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
+    """A black-box unlearned model: recover-attacks' OpenAI-compatible server on 127.0.0.1 serves
+    the run's GA model; greedy answers through it equal in-process ones, so FQ is the run's; the
+    attack that needs the weights (quantization) is skipped and the summary says so."""
+    import sys
+
+    from recover_attacks.engine import ServerProcess
+
+    run, expected = saved_run
+    serve = (
+        f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
+    )
+    server = ServerProcess(
+        serve, model=str(run / "models" / "ga"), log_path=tmp_path / "server.log"
+    )
+    server.start()
+    try:
+        args = _eval_args(run, Path(server.served_model), tmp_path / "eval", "--label", "ga")
+        args[args.index("--attacks") + 1] = "probab,quantization"
+        result = _invoke([*args, "--unlearned-endpoint", server.base_url])
+    finally:
+        server.stop()
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "eval" / "results.json").read_text())
+    assert got["eval"]["unlearned"] == {
+        "model": server.served_model, "endpoint": server.base_url, "kind": "endpoint"
+    }  # fmt: skip
+    assert list(got["eval"]["attacks_skipped"]) == ["quantization"]
+    assert list(got["methods"]["ga"]["attacks"]) == ["probab"]
+    for key in ("per_type", "fq_all_types", "fq_multi_hop", "retain", "s_suc"):
+        assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
+    probab = got["methods"]["ga"]["attacks"]["probab"]
+    assert probab["settings"]["engine"]["base_url"] == server.base_url  # sampled on the server
+    assert (
+        "- attack quantization skipped: needs the unlearned model's weights"
+        in (tmp_path / "eval" / "summary.md").read_text()
+    )

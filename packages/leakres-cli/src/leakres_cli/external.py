@@ -47,6 +47,8 @@ class EvalInputs:
             them from ``--source`` (every multi-hop question kg-qgen finds that reaches a forget fact).
         label: the model's name in results.json's ``methods`` and the tables.
         adapter_base: the base model an adapter attaches to; None = ``--base``.
+        endpoint: an OpenAI-compatible ``/v1`` URL serving the unlearned model (black box: no
+            weights here); ``unlearned`` is then the name the server answers to.
     """
 
     unlearned: str
@@ -55,6 +57,7 @@ class EvalInputs:
     questions: str | None = None
     label: str = DEFAULT_LABEL
     adapter_base: str | None = None
+    endpoint: str | None = None
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -64,6 +67,7 @@ class EvalInputs:
             "questions": self.questions,
             "label": self.label,
             "adapter_base": self.adapter_base,
+            "endpoint": self.endpoint,
         }
 
 
@@ -209,6 +213,55 @@ def load_unlearned(
     return model, "model", resolved
 
 
+#: the attacks that can reach a model behind an endpoint (the rest need its weights here)
+ENDPOINT_ATTACKS = ("probab", "focus_on_key")
+
+
+class RemoteModel:
+    """An unlearned model known only by its endpoint: every generation goes to its server."""
+
+    def __init__(self, base_url: str, name: str, prompts: str) -> None:
+        self.base_url, self.name, self.prompts = base_url, name, prompts
+        self._client: Any = None
+
+    def client(self, tokenizer: Any) -> Any:
+        if self._client is None:
+            from recover_attacks.engine import OpenAIEngine
+
+            self._client = OpenAIEngine(
+                self.base_url,
+                self.name,
+                tokenizer=tokenizer,
+                prompt_token_ids=self.prompts == "ids",
+            )
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+def endpoint_router(base: Any) -> Any:
+    """The run's router, extended: a :class:`RemoteModel` decodes on its own endpoint (greedy
+    evaluation, Probab's samples, FocusOnKey's answer); every other model as before."""
+    from .engines import GenerationRouter
+
+    class EndpointRouter(type(base)):  # type: ignore[misc]
+        def engine_for(self, model: Any, tokenizer: Any) -> Any:
+            if isinstance(model, RemoteModel):
+                return model.client(tokenizer)
+            return GenerationRouter.engine_for(self, model, tokenizer)
+
+        def release(self, model: Any) -> None:
+            if isinstance(model, RemoteModel):
+                model.close()
+            GenerationRouter.release(self, model)
+
+    base.__class__ = EndpointRouter
+    return base
+
+
 class ExternalBenchmark(Benchmark):
     """A run whose one method is the supplied unlearned model (module docstring)."""
 
@@ -219,7 +272,8 @@ class ExternalBenchmark(Benchmark):
         self.store = CellStore(
             out_dir, fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()})
         )
-        self.unlearned_info: dict[str, Any] | None = None
+        if inputs.endpoint is not None:
+            self.generation = endpoint_router(self.generation)
 
     def build_questions(self) -> dict[str, Any]:
         return self.store.cached(
@@ -233,6 +287,16 @@ class ExternalBenchmark(Benchmark):
     def unlearn(self, method: str, forget: list[Record], retain: list[Record]):
         from .engines import resolve_dtype
 
+        if self.inputs.endpoint is not None:
+            remote = RemoteModel(
+                self.inputs.endpoint, self.inputs.unlearned, self.cfg.engine_prompts
+            )
+            kind = {
+                "model": self.inputs.unlearned,
+                "endpoint": self.inputs.endpoint,
+                "kind": "endpoint",
+            }
+            return remote, {"method": "external", "external": kind, "config": {}}
         dtype = resolve_dtype(self.cfg.dtype)
         model, kind, path = load_unlearned(
             self.inputs.unlearned,

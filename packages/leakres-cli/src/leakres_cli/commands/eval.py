@@ -88,6 +88,14 @@ EVAL_FIELDS = (
     "multi-hop question that reaches a forget fact].",
 )
 @click.option(
+    "--unlearned-endpoint",
+    default=None,
+    metavar="URL",
+    help="An OpenAI-compatible /v1 URL serving the unlearned model (a black box: --unlearned is "
+    "then the name it answers to). Only Probab and FocusOnKey can reach it; the attacks that need "
+    "its weights are skipped and the summary says so. Key: $OPENAI_API_KEY.",
+)
+@click.option(
     "--label",
     default="unlearned",
     show_default=True,
@@ -134,6 +142,7 @@ def eval_command(**params: Any) -> None:
         questions=str(params["questions"]) if params["questions"] else None,
         label=params["label"],
         adapter_base=params["adapter_base"],
+        endpoint=params["unlearned_endpoint"],
     )
     if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
         raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
@@ -142,6 +151,14 @@ def eval_command(**params: Any) -> None:
     if inputs.retain:
         options["n_retain"] = len(inputs.retain)
     cfg = build_eval_config(options, tuple(params["overrides"] or ()))
+    skipped = []
+    if inputs.endpoint is not None:
+        from ..external import ENDPOINT_ATTACKS
+
+        if cfg.bbh_tasks:
+            raise LeakresError("--bbh-tasks decodes in-process; it needs the unlearned weights")
+        skipped = [a for a in cfg.attacks if a not in ENDPOINT_ATTACKS]
+        cfg.attacks = tuple(a for a in cfg.attacks if a in ENDPOINT_ATTACKS)
     out_dir: Path = params["out_dir"]
     from ..models import resolve_model
     from ..store import check_writable_dir
@@ -163,6 +180,10 @@ def eval_command(**params: Any) -> None:
         if results.get("model_path") is None:
             results["model_path"] = model_path
         results["eval"] = eval_record(bench, inputs)
+        results["eval"]["attacks_skipped"] = {
+            a: "needs the unlearned model's weights (the model is behind --unlearned-endpoint)"
+            for a in skipped
+        }
         _write(results, out_dir)
     finally:
         lock.release()
@@ -220,6 +241,8 @@ def _eval_notes(info: dict[str, Any]) -> str:
     )
     asked = info["facts_requested"]
     lines.append(f"- facts given: {asked['forget']} forget, {asked['retain']} retain")
+    for attack, why in info.get("attacks_skipped", {}).items():
+        lines.append(f"- attack {attack} skipped: {why}")
     for e in info["facts_excluded"]:
         lines.append(f"- left out ({e['role']}): {e['fact']}: {e['reason']}")
     return "\n".join(lines) + "\n"
