@@ -277,3 +277,15 @@ def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
         "- attack quantization skipped: needs the unlearned model's weights"
         in (tmp_path / "eval" / "summary.md").read_text()
     )
+
+
+def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('{"subject": "sumo", "relation": "country of origin", "object": "Japan"}\n')
+    result = CliRunner().invoke(
+        cli, ["eval", "--base", "smollm2-135m-instruct", "--unlearned", str(tmp_path / "absent"),
+              "--forget", str(facts), "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert f"unknown model '{tmp_path / 'absent'}'" in result.output
+    assert not (tmp_path / "out").exists()

@@ -132,7 +132,13 @@ def eval_command(**params: Any) -> None:
     does not contain, or that the base model does not answer correctly, are listed with the reason;
     the evaluation goes on without them only with --allow-fewer.
     """
-    from ..external import EvalInputs, ExternalBenchmark, read_facts
+    from ..external import (
+        AS_ADAPTER_FILE,
+        PEFT_ADAPTER_CONFIG,
+        EvalInputs,
+        ExternalBenchmark,
+        read_facts,
+    )
     from ..options import config_values
 
     inputs = EvalInputs(
@@ -164,6 +170,12 @@ def eval_command(**params: Any) -> None:
     from ..store import check_writable_dir
 
     model_path = resolve_model(cfg.model)  # a bad name fails before any work
+    unlearned_dir = Path(inputs.unlearned).expanduser()
+    is_checkpoint = unlearned_dir.is_dir() and any(
+        (unlearned_dir / f).is_file() for f in (PEFT_ADAPTER_CONFIG, AS_ADAPTER_FILE)
+    )
+    if inputs.endpoint is None and not is_checkpoint:
+        resolve_model(inputs.unlearned)  # ... and so does a bad unlearned model
     created = check_writable_dir(out_dir)
     lock = RunLock(out_dir)
     try:
