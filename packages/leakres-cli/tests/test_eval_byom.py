@@ -192,7 +192,7 @@ def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> N
     sumo = tuple(facts[0].values())
     reached = [q for q in cell["questions"] if q["type"] != "SH"]
     assert reached and all(tuple(q["target"].values()) == sumo for q in reached)
-    assert {q["type"] for q in reached} == {"HS", "MT"}
+    assert {q["type"] for q in reached} <= {"HS", "MT"}
     graph = kg_qgen.load_source("builtin", None)
     every = kg_qgen.build(graph, types=("HS", "MT"), per_type=10**9, seed=0).questions
     assert len(reached) == sum(tuple(q["target"].values()) == sumo for q in every)
