@@ -217,7 +217,8 @@ def export_lm_eval(
             f"{max_gen_toks} new tokens at most (leakres' decoding protocol). The metric "
             "`leak_match` is documented in `utils.py`: a simplified version of leak-metrics' "
             "alias judge (its normalisation, gold mention, wrong option, refusal; not its "
-            "negation and alternative rules), so it can be higher than leakres' accuracy.\n",
+            "negation, alternative and committed-answer rules), so it can differ from "
+            "leakres' accuracy; `leakres eval` gives the benchmark's numbers.\n",
             encoding="utf-8",
         )
 

@@ -14,9 +14,10 @@ The harness calls three functions from the task YAML files:
 answer is correct when a gold form (the answer or one of its aliases) occurs as a run of whole
 words, no other displayed option (``options`` minus the gold) occurs, and no refusal phrase occurs;
 a yes/no answer (gold ``yes``/``no``) is decided by its first ``yes``/``no`` word, and is incorrect
-without one or when both words occur. leak-metrics' alias judge adds rules this one does not
-reproduce (a negated gold, alternatives joined by "or", a wrong option overlapping the gold), so
-``leak_match`` can only be higher; ``leakres eval`` gives the benchmark's own numbers.
+without one or when both words occur. leak-metrics' alias judge has rules this one does not
+reproduce (a negated gold, alternatives joined by "or", the answer the response commits to, a
+yes/no read against the question), so ``leak_match`` can differ from leakres' accuracy either way
+on single responses; ``leakres eval`` gives the benchmark's own numbers.
 """
 
 from __future__ import annotations
