@@ -413,9 +413,11 @@ def external_base_evaluation(
             "excluded": excluded,
             "decoding": bench.decoding(),
         }
-        bench.store.put(
-            "base", cell
-        )  # stored before the check: a rerun with --allow-fewer reuses it
+        identity = getattr(bench, "judge_identity", None)
+        if identity is not None:  # the judge the verdicts came from, as run's base cell records it
+            cell["judge"] = identity()
+        # stored before the check: a rerun with --allow-fewer reuses it
+        bench.store.put("base", cell)
         _check_excluded(excluded, cfg.allow_fewer)
         return cell
 
