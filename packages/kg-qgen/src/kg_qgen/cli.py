@@ -1,4 +1,4 @@
-"""``kg-qgen`` command line: ``build``, ``verify``, ``stats``, ``review`` and ``score``.
+"""``kg-qgen`` command line: ``build``, ``verify``, ``stats``, ``export``, ``review`` and ``score``.
 
 Every option can also be set through an environment variable ``KG_QGEN_<COMMAND>_<OPTION>``
 (click ``auto_envvar_prefix="KG_QGEN"``), e.g. ``KG_QGEN_BUILD_PER_TYPE=50``.
@@ -290,6 +290,52 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
             f"{name:<8}{s['n']:>6}{_fmt(s['self_bleu']):>12}{_fmt(s['answer_entropy_bits']):>15}"
         )
     click.echo(f"self-BLEU: {report['generated']['self_bleu_definition']}")
+
+
+@cli.command("export")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["lm-eval", "hf"]), required=True)
+@click.argument("out", type=click.Path(path_type=Path))
+@click.option(
+    "--task-prefix",
+    default="kgqgen",
+    show_default=True,
+    help="lm-eval: task names are PREFIX_<type>, the group PREFIX.",
+)
+@click.option(
+    "--max-gen-toks",
+    type=click.IntRange(min=1),
+    default=24,
+    show_default=True,
+    help="lm-eval: new tokens per answer (leakres' --max-new-tokens).",
+)
+@click.option(
+    "--license",
+    "license_id",
+    default=None,
+    help="hf: the card's licence id [default: from the source; 'other' for user input].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace a previous export at OUT.")
+def export_cmd(
+    directory: Path,
+    fmt: str,
+    out: Path,
+    task_prefix: str,
+    max_gen_toks: int,
+    license_id: str | None,
+    overwrite: bool,
+) -> None:
+    """Export a built set: an lm-evaluation-harness task folder, or a Hugging Face dataset."""
+    from kg_qgen.export import export_hf, export_lm_eval
+
+    if fmt == "lm-eval":
+        path = export_lm_eval(
+            directory, out, task_prefix=task_prefix, max_gen_toks=max_gen_toks, overwrite=overwrite
+        )
+        click.echo(f"wrote {path} (lm-eval run --include_path {path} --tasks {task_prefix})")
+    else:
+        path = export_hf(directory, out, license_id=license_id, overwrite=overwrite)
+        click.echo(f"wrote {path} (datasets.load_from_disk)")
 
 
 def _fmt(x: float | None) -> str:

@@ -75,6 +75,9 @@ class RunConfig:
         method_settings: name of the shipped per-(method, model) settings table applied under
             ``--set`` (``paper``: :mod:`leakres_cli.paper_settings`); None = unlearn-zoo's defaults.
         judge_required: fail before any work when the llm judge has no model/endpoint (``paper``).
+        save_models: save each unlearned model into OUT/models/METHOD (ARCHITECTURE.md section 8) when
+            it is trained, with the run's forget/retain facts and questions in OUT/models/ (the inputs
+            of `leakres eval`). Not part of the cell fingerprint.
     """
 
     model: str = "smollm2-135m-instruct"
@@ -108,6 +111,7 @@ class RunConfig:
     engine_prompts: str = "ids"
     method_settings: str | None = None
     judge_required: bool = False
+    save_models: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -121,7 +125,7 @@ class RunConfig:
         return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
 
 
-RUN_CONTROL_FIELDS = ("allow_fewer",)
+RUN_CONTROL_FIELDS = ("allow_fewer", "save_models")
 
 # The full preset's utility subset: a few BBH tasks, a few seeded items each, answer-only prompts
 # (chain-of-thought generations of a 135M model mostly hit the token cap; leak-metrics README).

@@ -72,6 +72,13 @@ def select_facts(
     random.Random(seed).shuffle(order)
     order.sort(key=lambda q: -reach[fact_key(q["target"])])
     forget = order[:n_forget]
+    return forget, select_retain(order[n_forget:], forget, n_retain, seed)
+
+
+def select_retain(
+    candidates: Sequence[Record], forget: Sequence[Record], n_retain: int, seed: int
+) -> list[Record]:
+    """The retain facts among ``candidates`` (known facts), by :func:`select_facts`' rule."""
     forget_keys = {fact_key(q["target"]) for q in forget}
     forget_subjects = {q["target"]["subject"] for q in forget}
     forget_relations = {q["target"]["relation"] for q in forget}
@@ -81,10 +88,10 @@ def select_facts(
             return 2
         return 0 if q["target"]["relation"] in forget_relations else 1
 
-    rest = [q for q in order[n_forget:] if fact_key(q["target"]) not in forget_keys]
+    rest = [q for q in candidates if fact_key(q["target"]) not in forget_keys]
     random.Random(seed + 1).shuffle(rest)
     rest.sort(key=neighbourhood)
-    return forget, rest[:n_retain]
+    return rest[:n_retain]
 
 
 def answer_and_judge(

@@ -7,6 +7,7 @@ import sys
 import click
 
 from . import __version__, logfilters
+from .commands.eval import eval_command
 from .commands.list_cmd import list_command
 from .commands.plan import plan_command
 from .commands.prepare import prepare_command
@@ -58,6 +59,7 @@ cli.add_command(prepare_command)
 cli.add_command(plan_command)
 cli.add_command(report_command)
 cli.add_command(tune_command)
+cli.add_command(eval_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,6 +80,7 @@ RUN_FIELDS = (
     "bbh_cot",
     "data_dir",
     "allow_fewer",
+    "save_models",
     "engine",
     "engine_cmd",
     "engine_prompts",

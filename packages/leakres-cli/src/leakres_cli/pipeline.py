@@ -107,7 +107,17 @@ class Benchmark:
         self, method: str, forget: list[Record], retain: list[Record]
     ) -> tuple[Any, dict[str, Any]]:
         model, tokenizer = self.model()
-        return unlearn(self.cfg, model, tokenizer, method, forget, retain, progress=self.progress)
+        saved = self.out_dir / "models" / method if self.cfg.save_models else None
+        return unlearn(
+            self.cfg,
+            model,
+            tokenizer,
+            method,
+            forget,
+            retain,
+            progress=self.progress,
+            output_dir=saved,
+        )
 
     def judge(
         self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
@@ -191,6 +201,10 @@ class Benchmark:
         with self.timer.stage("base_evaluation"):
             base = self.base_evaluation(data["questions"], data.get("sh_reserve", []))
         chosen = selection(cfg, data, base)
+        if cfg.save_models:  # `leakres eval` inputs that reproduce this run (external.py)
+            from .external import save_run_facts
+
+            save_run_facts(self.out_dir / "models", data, chosen.forget, chosen.retain)
         bbh_base = None
         if cfg.bbh_tasks:
             with self.timer.stage("bbh:base"):

@@ -78,8 +78,10 @@ def unlearn(
     retain: list[Record],
     *,
     progress: bool,
+    output_dir: Any = None,
 ) -> tuple[Any, dict[str, Any]]:
-    """Unlearn ``forget`` from (a copy of) ``model`` with one unlearn-zoo method."""
+    """Unlearn ``forget`` from (a copy of) ``model`` with one unlearn-zoo method; with
+    ``output_dir`` unlearn-zoo also saves the model there (ARCHITECTURE.md section 8)."""
     from unlearn_zoo import default_overrides, get_unlearner
 
     # unlearn-zoo's per-model-size defaults first (the paper tunes per method and model), user --set on top.
@@ -93,6 +95,8 @@ def unlearn(
         unlearn_examples(forget),
         unlearn_examples(retain),
         progress=progress,
+        # only when saving: an unlearner that cannot save (a plugin, a test double) still trains
+        **({"output_dir": output_dir} if output_dir is not None else {}),
     )
     result.model.eval()
     return result.model, result.record

@@ -1,0 +1,344 @@
+"""Export a built question set to the evaluation tools people already use (``kg-qgen export``).
+
+- :func:`export_lm_eval`: an lm-evaluation-harness task folder: one ``generate_until`` task per
+  question type (``<prefix>_<type>``), a group ``<prefix>`` over them, ``questions.jsonl`` and the
+  ``utils.py`` of :mod:`kg_qgen.lm_eval_task` (data loader, normalisation filter, metric).
+- :func:`export_hf`: a ``datasets.DatasetDict`` (one split per type) saved with ``save_to_disk``,
+  with a dataset card ``README.md`` (types, sizes, source, licence, generator, verification).
+
+Both read only the set folder (``questions.jsonl``, ``manifest.json``, ``verify_report.json``)
+and write atomically: everything goes to a temporary folder next to ``out`` first.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kg_qgen import lm_eval_task
+from kg_qgen.errors import KgQgenInputError
+from kg_qgen.match.base import QUESTION_TYPES
+from kg_qgen.pipeline import check_out_dir
+from kg_qgen.records import read_records
+
+FORMATS = ("lm-eval", "hf")
+
+#: licence of each built-in source's facts (the card's ``license``); other sources: ``--license``.
+SOURCE_LICENSES = {
+    "builtin": (
+        "apache-2.0",
+        "facts hand-written for kg-qgen, shipped under its Apache-2.0 licence",
+    ),
+    "mquake": ("mit", "MQuAKE (princeton-nlp/MQuAKE), MIT licence"),
+}
+
+TYPE_NAMES = {
+    "SH": "single-hop",
+    "HS": "hidden subject (the bridge entity is masked)",
+    "MP": "multi-premise (two facts with one answer)",
+    "LL": "lexical alias (the subject named by another label)",
+    "CC": "causal chain (two hops)",
+    "DS": "disjunctive syllogism (options with one eliminated)",
+    "MT": "modus tollens (yes/no)",
+}
+
+
+def read_set(
+    set_dir: str | Path,
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+    """``(questions, manifest, verify_report or None)`` of a kg-qgen output folder."""
+    root = Path(set_dir)
+    qpath = root / "questions.jsonl"
+    if not qpath.is_file():
+        raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
+    questions = read_records(qpath, require=("id", "type", "question", "answer"))
+    if not questions:
+        raise KgQgenInputError("the set has no questions", path=str(qpath))
+    manifest: dict[str, Any] = {}
+    mpath = root / "manifest.json"
+    if mpath.is_file():
+        manifest = json.loads(mpath.read_text(encoding="utf-8"))
+    vpath = root / "verify_report.json"
+    report = json.loads(vpath.read_text(encoding="utf-8")) if vpath.is_file() else None
+    return questions, manifest, report
+
+
+def _types_of(questions: list[dict[str, Any]]) -> list[str]:
+    present = {q["type"] for q in questions}
+    return [t for t in QUESTION_TYPES if t in present]
+
+
+EXPORT_FORMAT = "kg-qgen-export/1"
+EXPORT_MARKER = "export.json"
+
+
+def _write_atomic(
+    out: Path, overwrite: bool, fill: Callable[[Path], None], marker: dict[str, Any]
+) -> Path:
+    """Fill a temporary folder and rename it to ``out``. An existing ``out`` is replaced only with
+    ``overwrite`` and when it is a previous export (its ``export.json`` says so): never anything
+    else."""
+    if out.exists() or out.is_symlink():
+        if not overwrite:
+            raise KgQgenInputError(
+                "exists; pass --overwrite to replace a previous export", path=str(out)
+            )
+        previous = out / EXPORT_MARKER
+        if out.is_symlink() or not (
+            previous.is_file() and EXPORT_FORMAT in previous.read_text(encoding="utf-8")
+        ):
+            raise KgQgenInputError(
+                "exists and is not a previous kg-qgen export (no export.json); refusing to "
+                "replace it",
+                path=str(out),
+            )
+    else:
+        check_out_dir(out)  # the parent must be writable
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        fill(tmp)
+        (tmp / EXPORT_MARKER).write_text(
+            json.dumps({"format": EXPORT_FORMAT, **marker}, indent=2, ensure_ascii=False),
+            encoding="utf-8",
+        )
+        if out.exists():
+            shutil.rmtree(out)
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _yaml_scalar(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)  # a JSON string or number is a YAML scalar
+
+
+def task_yaml(name: str, qtype: str, max_gen_toks: int) -> str:
+    """One type's task: greedy ``generate_until`` on the bare question (chat template: pass
+    ``--apply_chat_template``, as leakres prompts), EOS as the only stop (leakres' stop rule:
+    ``until: []``, the harness adds the tokenizer's EOS), the normalisation filter, ``leak_match``."""
+    return "\n".join(
+        [
+            f"task: {name}_{qtype.lower()}",
+            f"task_alias: {_yaml_scalar(f'{qtype}: {TYPE_NAMES[qtype]}')}",
+            f"tag: {name}",
+            "custom_dataset: !function utils.load_questions",
+            "dataset_kwargs:",
+            f"  qtype: {qtype}",
+            "test_split: test",
+            "output_type: generate_until",
+            'doc_to_text: "{{question}}"',
+            'doc_to_target: "{{answer}}"',
+            "num_fewshot: 0",
+            "generation_kwargs:",
+            "  until: []",
+            "  do_sample: false",
+            f"  max_gen_toks: {max_gen_toks}",
+            "filter_list:",
+            "  - name: leakres-normalised",
+            "    filter:",
+            "      - function: custom",
+            "        filter_fn: !function utils.normalise_responses",
+            "      - function: take_first",
+            "process_results: !function utils.process_results",
+            "metric_list:",
+            "  - metric: leak_match",
+            "    aggregation: mean",
+            "    higher_is_better: true",
+            "metadata:",
+            "  version: 1.0",
+            "",
+        ]
+    )
+
+
+def group_yaml(name: str, types: list[str]) -> str:
+    lines = [f"group: {name}", "task:"]
+    lines += [f"  - {name}_{t.lower()}" for t in types]
+    lines += [
+        "aggregate_metric_list:",
+        "  - metric: leak_match",
+        "    aggregation: mean",
+        "    weight_by_size: true",
+        "metadata:",
+        "  version: 1.0",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def export_lm_eval(
+    set_dir: str | Path,
+    out: str | Path,
+    *,
+    task_prefix: str = "kgqgen",
+    max_gen_toks: int = 24,
+    overwrite: bool = False,
+) -> Path:
+    """Write an lm-evaluation-harness task folder for the set (module docstring); returns it.
+
+    Run it with ``lm-eval run --include_path OUT --tasks <prefix> --apply_chat_template ...``;
+    ``max_gen_toks`` defaults to leakres' ``--max-new-tokens`` (24)."""
+    if not task_prefix.replace("_", "").isalnum() or not task_prefix.islower():
+        raise KgQgenInputError(
+            f"task prefix {task_prefix!r} must be lower-case letters, digits and '_'"
+        )
+    questions, manifest, report = read_set(set_dir)
+    types = _types_of(questions)
+    counts = Counter(q["type"] for q in questions)
+
+    def fill(tmp: Path) -> None:
+        with (tmp / lm_eval_task.QUESTIONS_FILE).open("w", encoding="utf-8") as handle:
+            for q in questions:
+                handle.write(json.dumps(q, ensure_ascii=False) + "\n")
+        shutil.copyfile(lm_eval_task.__file__, tmp / "utils.py")
+        for t in types:
+            (tmp / f"{task_prefix}_{t.lower()}.yaml").write_text(
+                task_yaml(task_prefix, t, max_gen_toks), encoding="utf-8"
+            )
+        (tmp / f"_{task_prefix}.yaml").write_text(group_yaml(task_prefix, types), encoding="utf-8")
+        rows = "\n".join(f"| `{task_prefix}_{t.lower()}` | {t} | {counts[t]} |" for t in types)
+        (tmp / "README.md").write_text(
+            f"# {task_prefix}: kg-qgen question set for lm-evaluation-harness\n\n"
+            f"Exported by `kg-qgen export --format lm-eval` from a set built from "
+            f"{_source_line(manifest)}; verification: {_verify_line(report)}.\n\n"
+            "| task | type | questions |\n|---|---|---|\n"
+            f"{rows}\n\n"
+            f"```\nlm-eval run --include_path THIS_FOLDER --tasks {task_prefix} "
+            "--model hf --model_args pretrained=MODEL --apply_chat_template\n```\n\n"
+            "Greedy decoding, EOS as the only stop, "
+            f"{max_gen_toks} new tokens at most (leakres' decoding protocol). The metric "
+            "`leak_match` is documented in `utils.py`: a simplified version of leak-metrics' "
+            "alias judge (its normalisation, gold mention, wrong option, refusal; not its "
+            "negation, alternative and committed-answer rules), so it can differ from "
+            "leakres' accuracy; `leakres eval` gives the benchmark's numbers.\n",
+            encoding="utf-8",
+        )
+
+    marker = {"to": "lm-eval", "set": str(Path(set_dir)), "types": types, "prefix": task_prefix}
+    return _write_atomic(Path(out), overwrite, fill, marker)
+
+
+def _source_line(manifest: dict[str, Any]) -> str:
+    source = manifest.get("source") or {}
+    name = source.get("name", "an unknown source")
+    return f"`{name}`" + (f" (`{source['input']}`)" if source.get("input") else "")
+
+
+def _verify_line(report: dict[str, Any] | None) -> str:
+    if report is None:
+        return "no `verify_report.json` (not verified)"
+    state = "passed" if report.get("ok") else "FAILED"
+    return f"`kg-qgen verify` {state} on {report.get('n', '?')} questions"
+
+
+def dataset_card(
+    questions: list[dict[str, Any]],
+    manifest: dict[str, Any],
+    report: dict[str, Any] | None,
+    license_id: str | None = None,
+) -> str:
+    """The dataset card (``README.md`` with the hub's YAML header) of an HF export."""
+    source = (manifest.get("source") or {}).get("name")
+    known = SOURCE_LICENSES.get(str(source))
+    if license_id is None:
+        license_id, license_note = known or ("other", "unknown: the facts come from user input")
+    else:
+        license_note = "set with --license"
+    types = _types_of(questions)
+    counts = Counter(q["type"] for q in questions)
+    config = manifest.get("config") or {}
+    header = [
+        "---",
+        f"license: {license_id}",
+        "language:\n- en",
+        "task_categories:\n- question-answering",
+        "tags:\n- unlearning\n- multi-hop\n- kg-qgen",
+        # one config per type: the types carry different optional fields (MT's antecedent, DS's
+        # option_ids, ...), so they cannot share one schema on the hub
+        "configs:",
+        *[
+            f"- config_name: {t}\n  data_files:\n  - split: test\n    path: {t}/*.arrow"
+            for t in types
+        ],
+        "---",
+    ]
+    table = "\n".join(f"| {t} | {TYPE_NAMES[t]} | {counts[t]} |" for t in types)
+    fields = (
+        "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
+        "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id} (docs/"
+        "ARCHITECTURE.md section 1 of leakres)"
+    )
+    versions = manifest.get("versions") or {}
+    body = [
+        "# kg-qgen multi-hop unlearning question set",
+        "",
+        f"Built by kg-qgen {versions.get('kg-qgen', '?')} from {_source_line(manifest)}; "
+        f"generator `{config.get('generator', '?')}`, seed {manifest.get('seed', '?')}, "
+        f"{config.get('per_type', '?')} requested per type. Each question reaches one single-hop "
+        "fact (`target`) that an unlearned model should no longer reveal.",
+        "",
+        "| split | type | questions |",
+        "|---|---|---|",
+        table,
+        "",
+        f"Total: {len(questions)} questions. Fields: {fields}.",
+        "",
+        f"**Licence:** `{license_id}` ({license_note}).",
+        "",
+        f"**Verification:** {_verify_line(report)}.",
+    ]
+    if report is not None and report.get("per_type"):
+        body += ["", "```json", json.dumps(report["per_type"], indent=1, ensure_ascii=False), "```"]
+    body += [
+        "",
+        "Load with `datasets.load_from_disk(THIS_FOLDER)` (a DatasetDict, one split per type) or, "
+        "from a hub repository or this folder, `datasets.load_dataset(REPO, TYPE)` (one config per "
+        "type, split `test`); score answers with leak-metrics' "
+        "alias judge (`leakres eval` measures an unlearned model on these questions).",
+        "",
+    ]
+    return "\n".join(header + body)
+
+
+def export_hf(
+    set_dir: str | Path,
+    out: str | Path,
+    *,
+    license_id: str | None = None,
+    overwrite: bool = False,
+) -> Path:
+    """Write the set as a ``datasets.DatasetDict`` (one split per type) plus its dataset card."""
+    import datasets
+    from datasets import Dataset, DatasetDict
+
+    questions, manifest, report = read_set(set_dir)
+    splits = {
+        t: Dataset.from_list([q for q in questions if q["type"] == t]) for t in _types_of(questions)
+    }
+
+    def fill(tmp: Path) -> None:
+        bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
+        datasets.disable_progress_bars()
+        try:
+            DatasetDict(splits).save_to_disk(str(tmp))
+        finally:
+            if bars_were_on:
+                datasets.enable_progress_bars()
+        (tmp / "README.md").write_text(
+            dataset_card(questions, manifest, report, license_id), encoding="utf-8"
+        )
+        if report is not None:
+            (tmp / "verify_report.json").write_text(
+                json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8"
+            )
+
+    marker = {"to": "hf", "set": str(Path(set_dir)), "types": list(splits)}
+    return _write_atomic(Path(out), overwrite, fill, marker)

@@ -1,0 +1,459 @@
+"""Bring your own unlearned model (`leakres eval`): the run's stages on a model unlearned elsewhere.
+
+:class:`ExternalBenchmark` is a :class:`~leakres_cli.pipeline.Benchmark` whose questions reach the
+given forget facts, whose forget/retain selection is those facts (the ones the base model knows),
+and whose one "method" is the supplied model, loaded instead of trained. Everything after that
+(evaluation, attacks, utility, judging, scoring, results.json) is the run's own code, so the
+numbers are computed exactly as `leakres run` computes them.
+
+Facts files (``--forget``/``--retain``): JSONL, one fact per line, either ``{"subject",
+"relation", "object"}`` (labels, as kg-qgen's ``target``) or ``{"id": "SH-000012"}`` / a bare JSON
+string ``"SH-000012"``, the id of an SH question of the ``--questions`` set.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import LeakresError
+from .evaluation import answer_and_judge, base_single_hop, select_retain
+from .judging import rejudge_answers
+from .pipeline import Benchmark
+from .records import FactKey, Record, fact_key
+from .store import CellStore, fingerprint, write_text_atomic
+
+#: the label of the supplied model in results.json's ``methods`` (it is no unlearn-zoo method)
+DEFAULT_LABEL = "unlearned"
+PEFT_ADAPTER_CONFIG = "adapter_config.json"
+AS_ADAPTER_FILE = "attention_shift_adapter.safetensors"
+
+
+@dataclass
+class EvalInputs:
+    """What `leakres eval` adds to a run configuration.
+
+    Attributes:
+        unlearned: the unlearned model: anything ``--model`` accepts, or a peft adapter directory
+            (ARCHITECTURE.md section 8: loaded on its base, not merged) or an unlearn-zoo AS directory.
+        forget: the forget facts (see the module docstring for the file format).
+        retain: the retain facts; empty = chosen from the facts the base model knows, as `run` does.
+        questions: a kg-qgen set folder (or questions.jsonl) to take the questions from; None = build
+            them from ``--source`` (every multi-hop question kg-qgen finds that reaches a forget fact).
+        label: the model's name in results.json's ``methods`` and the tables.
+        adapter_base: the base model an adapter attaches to; None = ``--base``.
+        endpoint: an OpenAI-compatible ``/v1`` URL serving the unlearned model (black box: no
+            weights here); ``unlearned`` is then the name the server answers to.
+    """
+
+    unlearned: str
+    forget: list[dict[str, str]]
+    retain: list[dict[str, str]] = field(default_factory=list)
+    questions: str | None = None
+    label: str = DEFAULT_LABEL
+    adapter_base: str | None = None
+    endpoint: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "unlearned": self.unlearned,
+            "forget": self.forget,
+            "retain": self.retain,
+            "questions": self.questions,
+            "label": self.label,
+            "adapter_base": self.adapter_base,
+            "endpoint": self.endpoint,
+        }
+
+
+def read_facts(path: str | Path) -> list[dict[str, str]]:
+    """The facts of a facts file: ``{"subject","relation","object"}`` or ``{"id"}`` per line."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise LeakresError(f"cannot read facts file {p}: {exc.strerror or exc}") from exc
+    facts: list[dict[str, str]] = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise LeakresError(f"{p}, line {n}: not JSON ({exc.msg})") from exc
+        if isinstance(row, str):
+            row = {"id": row}
+        if not isinstance(row, dict):
+            raise LeakresError(f"{p}, line {n}: expected an object or an id string")
+        if "id" in row and isinstance(row["id"], str):
+            facts.append({"id": row["id"]})
+            continue
+        for key in ("subject", "relation", "object"):
+            if not isinstance(row.get(key), str) or not row[key].strip():
+                raise LeakresError(f"{p}, line {n}: field '{key}' must be a non-empty string")
+        facts.append({k: row[k] for k in ("subject", "relation", "object")})
+    if not facts:
+        raise LeakresError(f"{p}: no facts")
+    return facts
+
+
+def _read_question_set(path: str) -> list[Record]:
+    from kg_qgen.records import read_records
+
+    p = Path(path)
+    qpath = p / "questions.jsonl" if p.is_dir() else p
+    if not qpath.is_file():
+        raise LeakresError(f"--questions {path}: no questions.jsonl (not a kg-qgen set folder?)")
+    try:
+        return read_records(qpath, require=("id", "type", "question", "answer"))
+    except (ValueError, KeyError) as exc:
+        raise LeakresError(f"--questions {qpath}: {exc}") from exc
+
+
+def _resolve(facts: Sequence[dict[str, str]], sh: dict[str, Record], by_key: dict[FactKey, str]):
+    """(SH question id or None, reason) per fact: ids must be SH questions of the set, labels a
+    fact of the source that has an SH question."""
+    out: list[tuple[dict[str, str], str | None, str | None]] = []
+    for fact in facts:
+        if "id" in fact:
+            found = fact["id"] if fact["id"] in sh else None
+            why = None if found else "no SH question with this id in the question set"
+        else:
+            found = by_key.get(fact_key(fact))
+            why = None if found else "not in the knowledge source (no single-hop question for it)"
+        out.append((fact, found, why))
+    return out
+
+
+def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
+    """The ``questions`` cell of an eval: the SH question of every fact (the pool: forget and retain
+    facts first, then a seeded sample up to ``--sh-pool``), every multi-hop question of the chosen
+    types that reaches a forget fact, and the facts that could not be found, with the reason."""
+    import kg_qgen
+
+    multi_types = tuple(t for t in cfg.types if t != "SH")
+    rejects = 0
+    if inputs.questions is not None:
+        all_q = _read_question_set(inputs.questions)
+        single = [q for q in all_q if q["type"] == "SH"]
+        multi = [q for q in all_q if q["type"] in multi_types]
+        n_facts = len({fact_key(q["target"]) for q in single})
+        shortfall: dict[str, Any] = {}
+    else:
+        graph = kg_qgen.load_source(cfg.source, cfg.source_path)
+        built_sh = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed)
+        single, rejects = built_sh.questions, len(built_sh.rejects)
+        multi = []
+        if multi_types:  # every match: the facts are fixed, so nothing is sampled away
+            built = kg_qgen.build(graph, types=multi_types, per_type=10**9, seed=cfg.seed)
+            multi, rejects = built.questions, rejects + len(built.rejects)
+        n_facts, shortfall = len(graph), {}
+    sh_by_id = {q["id"]: q for q in single}
+    by_key = {fact_key(q["target"]): q["id"] for q in single}
+    forget = _resolve(inputs.forget, sh_by_id, by_key)
+    retain = _resolve(inputs.retain, sh_by_id, by_key)
+    forget_ids = list(dict.fromkeys(i for _, i, _ in forget if i))
+    retain_ids = [i for _, i, _ in retain if i and i not in forget_ids]
+    forget_keys = {fact_key(sh_by_id[i]["target"]) for i in forget_ids}
+    reached = [q for q in multi if fact_key(q["target"]) in forget_keys]
+    needed = set(forget_ids) | set(retain_ids)
+    others = [q for q in single if q["id"] not in needed]
+    random.Random(cfg.seed).shuffle(others)
+    n_pool_others = max(0, cfg.sh_pool - len(needed))
+    pool = [sh_by_id[i] for i in forget_ids + retain_ids] + others[:n_pool_others]
+    questions = pool + reached
+    return {
+        "questions": questions,
+        "counts": dict(Counter(q["type"] for q in questions)),
+        "shortfall": shortfall,
+        "n_rejects": rejects,
+        "n_facts": n_facts,
+        "sh_reserve": others[n_pool_others:],
+        "requested": {"forget_ids": forget_ids, "retain_ids": retain_ids},
+        "missing": [
+            {"fact": f, "role": role, "reason": why}
+            for role, rows in (("forget", forget), ("retain", retain))
+            for f, _, why in rows
+            if why
+        ],
+    }
+
+
+def load_unlearned(
+    spec: str, *, base: str, dtype: str, adapter_base: str | None = None
+) -> tuple[Any, str, str]:
+    """(model, kind, path) of the supplied unlearned model: ``adapter`` (peft, on ``base``),
+    ``attention_shift`` (unlearn-zoo AS) or ``model`` (anything ``--model`` accepts)."""
+    import torch
+
+    from .models import load_model, resolve_model
+
+    path = Path(spec).expanduser()
+    if path.is_dir() and (
+        (path / PEFT_ADAPTER_CONFIG).is_file() or (path / AS_ADAPTER_FILE).is_file()
+    ):
+        from recover_attacks import load_model as load_checkpoint
+
+        kind = "adapter" if (path / PEFT_ADAPTER_CONFIG).is_file() else "attention_shift"
+        base_path = resolve_model(adapter_base or base) if kind == "adapter" else None
+        try:
+            model = load_checkpoint(path, dtype=getattr(torch, dtype), base_model=base_path)
+        except Exception as exc:  # recover-attacks names the path; keep its one line
+            raise LeakresError(f"cannot load the unlearned model {path}: {exc}") from exc
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        model.to(device)
+        model.eval()
+        return model, kind, str(path)
+    model, _, resolved = load_model(spec, dtype=dtype)
+    return model, "model", resolved
+
+
+#: the attacks that can reach a model behind an endpoint (the rest need its weights here)
+ENDPOINT_ATTACKS = ("probab", "focus_on_key")
+
+
+class RemoteModel:
+    """An unlearned model known only by its endpoint: every generation goes to its server."""
+
+    def __init__(self, base_url: str, name: str, prompts: str) -> None:
+        self.base_url, self.name, self.prompts = base_url, name, prompts
+        self._client: Any = None
+
+    def client(self, tokenizer: Any) -> Any:
+        if self._client is None:
+            from recover_attacks.engine import OpenAIEngine
+
+            self._client = OpenAIEngine(
+                self.base_url,
+                self.name,
+                tokenizer=tokenizer,
+                prompt_token_ids=self.prompts == "ids",
+            )
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+def endpoint_router(base: Any) -> Any:
+    """The run's router, extended: a :class:`RemoteModel` decodes on its own endpoint (greedy
+    evaluation, Probab's samples, FocusOnKey's answer); every other model as before."""
+    from .engines import GenerationRouter
+
+    class EndpointRouter(type(base)):  # type: ignore[misc]
+        def engine_for(self, model: Any, tokenizer: Any) -> Any:
+            if isinstance(model, RemoteModel):
+                return model.client(tokenizer)
+            return GenerationRouter.engine_for(self, model, tokenizer)
+
+        def release(self, model: Any) -> None:
+            if isinstance(model, RemoteModel):
+                model.close()
+            GenerationRouter.release(self, model)
+
+    base.__class__ = EndpointRouter
+    return base
+
+
+class ExternalBenchmark(Benchmark):
+    """A run whose one method is the supplied unlearned model (module docstring)."""
+
+    def __init__(self, cfg: Any, out_dir: Path, inputs: EvalInputs, **kwargs: Any) -> None:
+        super().__init__(cfg, out_dir, **kwargs)
+        self.inputs = inputs
+        # The cells depend on the supplied model and facts too, not only on the run options.
+        self.store = CellStore(
+            out_dir, fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()})
+        )
+        if inputs.endpoint is not None:
+            self.generation = endpoint_router(self.generation)
+
+    def build_questions(self) -> dict[str, Any]:
+        return self.store.cached(
+            "questions", lambda: build_external_questions(self.cfg, self.inputs)
+        )
+
+    def base_evaluation(self, questions: list[Record], reserve: list[Record]) -> dict[str, Any]:
+        data = self.store.get("questions")
+        return external_base_evaluation(self, questions, reserve, data)
+
+    def unlearn(self, method: str, forget: list[Record], retain: list[Record]):
+        from .engines import resolve_dtype
+
+        if self.inputs.endpoint is not None:
+            remote = RemoteModel(
+                self.inputs.endpoint, self.inputs.unlearned, self.cfg.engine_prompts
+            )
+            kind = {
+                "model": self.inputs.unlearned,
+                "endpoint": self.inputs.endpoint,
+                "kind": "endpoint",
+            }
+            return remote, {"method": "external", "external": kind, "config": {}}
+        dtype = resolve_dtype(self.cfg.dtype)
+        model, kind, path = load_unlearned(
+            self.inputs.unlearned,
+            base=self.cfg.model,
+            dtype=dtype,
+            adapter_base=self.inputs.adapter_base,
+        )
+        _check_same_tokenizer(self, path, kind)
+        if self.cfg.engine != "local" and kind == "adapter":
+            model = model.merge_and_unload()  # a server loads weights, not a peft adapter
+        # The checkpoint's own unlearn-zoo record when it has one (its training sizes and config).
+        saved = Path(path) / "unlearn_record.json"
+        record: dict[str, Any] = json.loads(saved.read_text()) if saved.is_file() else {}
+        record["external"] = {"model": self.inputs.unlearned, "path": path, "kind": kind}
+        record.setdefault("method", "external")
+        record.setdefault("config", {"use_lora": kind == "adapter"})
+        return model, record
+
+
+def _check_same_tokenizer(bench: Benchmark, path: str, kind: str) -> None:
+    """The run prompts every model with the base tokenizer: the unlearned one must share it."""
+    if kind != "model" or not Path(path).is_dir():
+        return
+    from transformers import AutoTokenizer
+
+    _, base_tok = bench.model()
+    try:
+        other = AutoTokenizer.from_pretrained(path)
+    except OSError:
+        return  # a model directory without tokenizer files: the base's is the only one there is
+    if other.get_vocab() != base_tok.get_vocab():
+        raise LeakresError(
+            f"the unlearned model {path} has a different tokenizer from the base model "
+            f"{bench.cfg.model}; leakres prompts both with the base tokenizer"
+        )
+
+
+def external_base_evaluation(
+    bench: ExternalBenchmark, questions: list[Record], reserve: list[Record], data: dict[str, Any]
+) -> dict[str, Any]:
+    """The ``base`` cell of an eval: the base model's answers to the SH pool, the forget facts it
+    knows (the others listed with the reason; they stop the run unless --allow-fewer), the retain
+    facts (given, or chosen as `run` chooses them), and its answers to the multi-hop questions."""
+    cfg = bench.cfg
+    by_id = {q["id"]: q for q in questions + reserve}
+    rejudged = rejudge_answers(bench, "base", by_id)
+
+    def reuse(cell: dict[str, Any]) -> dict[str, Any]:
+        _check_excluded(cell["excluded"], cfg.allow_fewer)
+        return rejudged(cell)
+
+    def compute() -> dict[str, Any]:
+        pool = [q for q in questions if q["type"] == "SH"]
+        sh = base_single_hop(bench, pool, reserve)
+        requested = data["requested"]
+        excluded = list(data["missing"])
+        known = {i for i, ok in sh["correct"].items() if ok is True}
+        for role in ("forget", "retain"):
+            for i in requested[f"{role}_ids"]:
+                if i not in known:
+                    why = "unjudged" if sh["correct"].get(i) is None else "answered incorrectly"
+                    excluded.append(
+                        {
+                            "fact": by_id[i]["target"],
+                            "role": role,
+                            "reason": f"the base model does not know it ({why}: "
+                            f"{sh['answers'].get(i, '')!r})",
+                        }
+                    )
+        forget = [by_id[i] for i in requested["forget_ids"] if i in known]
+        if not forget:
+            raise LeakresError(
+                "the base model knows none of the forget facts; nothing to measure"
+                + _excluded_lines(excluded)
+            )
+        if requested["retain_ids"]:
+            retain = [by_id[i] for i in requested["retain_ids"] if i in known]
+        else:
+            forget_keys = {fact_key(q["target"]) for q in forget}
+            candidates = [
+                by_id[i]
+                for i in sh["asked_ids"]
+                if i in known and fact_key(by_id[i]["target"]) not in forget_keys
+            ]
+            retain = select_retain(candidates, forget, cfg.n_retain, cfg.seed)
+        forget_keys = {fact_key(q["target"]) for q in forget}
+        multi = [q for q in questions if q["type"] != "SH" and fact_key(q["target"]) in forget_keys]
+        mh_answers, mh_correct = answer_and_judge(bench, bench.model()[0], multi, "base multi-hop")
+        n_retain_wanted = len(requested["retain_ids"]) or cfg.n_retain
+        n_known = sum(by_id[i]["type"] == "SH" for i in known)
+        cell = {
+            "forget_ids": [q["id"] for q in forget],
+            "retain_ids": [q["id"] for q in retain],
+            "multi_hop_ids": [q["id"] for q in multi],
+            "answers": {
+                **sh["answers"],
+                **dict(zip([q["id"] for q in multi], mh_answers, strict=True)),
+            },
+            "correct": {
+                **sh["correct"],
+                **dict(zip([q["id"] for q in multi], mh_correct, strict=True)),
+            },
+            "n_single_hop_asked": len(sh["asked_ids"]),
+            "n_single_hop_known": n_known,
+            "sizes": {
+                "requested": {"n_forget": len(bench.inputs.forget), "n_retain": n_retain_wanted},
+                "actual": {"n_forget": len(forget), "n_retain": len(retain)},
+                "short": bool(excluded) or len(retain) < n_retain_wanted,
+                "n_single_hop_known": n_known,
+                "n_single_hop_asked": len(sh["asked_ids"]),
+                "n_single_hop_pool": sh["n_pool"],
+                "widened_to_every_fact": sh["widened"],
+            },
+            "excluded": excluded,
+            "decoding": bench.decoding(),
+        }
+        identity = getattr(bench, "judge_identity", None)
+        if identity is not None:  # the judge the verdicts came from, as run's base cell records it
+            cell["judge"] = identity()
+        # stored before the check: a rerun with --allow-fewer reuses it
+        bench.store.put("base", cell)
+        _check_excluded(excluded, cfg.allow_fewer)
+        return cell
+
+    return bench.store.cached("base", compute, reuse=reuse)
+
+
+def _excluded_lines(excluded: list[dict[str, Any]]) -> str:
+    lines = [
+        f"\n  {e['role']} {e['fact'].get('id') or tuple(e['fact'].values())}: {e['reason']}"
+        for e in excluded
+    ]
+    return "".join(lines)
+
+
+def _check_excluded(excluded: list[dict[str, Any]], allow_fewer: bool) -> None:
+    if excluded and not allow_fewer:
+        raise LeakresError(
+            f"{len(excluded)} of the given facts cannot be measured (pass --allow-fewer to go on "
+            "without them):" + _excluded_lines(excluded)
+        )
+
+
+def save_run_facts(
+    target: Path, questions_cell: dict[str, Any], forget: list[Record], retain: list[Record]
+) -> None:
+    """`leakres run --save-models`: the run's forget and retain facts and its questions next to the
+    saved models, so `leakres eval --questions DIR --forget DIR/forget.jsonl --retain
+    DIR/retain.jsonl` measures a saved model on exactly the run's questions."""
+    rows = questions_cell["questions"] + questions_cell.get("sh_reserve", [])
+    for name, records in (
+        ("forget.jsonl", forget),
+        ("retain.jsonl", retain),
+        ("questions.jsonl", rows),
+    ):
+        text = "".join(
+            json.dumps(q["target"] if name != "questions.jsonl" else q, ensure_ascii=False) + "\n"
+            for q in records
+        )
+        write_text_atomic(target / name, text)

@@ -1,0 +1,291 @@
+"""`leakres eval` (bring your own model) on the real SmolLM2-135M-Instruct and the built-in facts.
+
+1. Equality: the GA model `leakres run --save-models` trains, measured by `leakres eval` with the
+   run's forget/retain facts and questions, gives the same FQ, RR, robustness and utility, every
+   digit and every CI bound.
+2. A peft LoRA adapter (unlearn-zoo, ``use_lora=True, merge_lora=False``) as the unlearned model:
+   its answers in the eval are the adapter model's own (decoded here independently), and facts
+   missing from the source or unknown to the base model are listed and stop the eval unless
+   --allow-fewer.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from leakres_cli.main import cli
+
+COMMON = ["--quiet", "--types", "SH,HS", "--sh-pool", "30", "--max-new-tokens", "8",
+          "--bootstrap", "200", "--seed", "0", "--attacks", "probab"]  # fmt: skip
+RUN = ["run", *COMMON, "--per-type", "6", "--n-forget", "3", "--n-retain", "3", "--methods", "ga",
+       "--set", "ga.lr=1e-4", "--set", "ga.epochs=5", "--save-models"]  # fmt: skip
+#: the metric blocks of a method that must agree (the training record differs by construction)
+COMPARED = ("per_type", "fq_all_types", "fq_multi_hop", "retain", "utility", "s_suc", "robustness")
+
+
+def _invoke(args: list[str]):
+    return CliRunner().invoke(cli, args, catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("byom") / "run"
+    result = _invoke([*RUN, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out, json.loads((out / "results.json").read_text())
+
+
+def _eval_args(run: Path, unlearned: Path, out: Path, *extra: str) -> list[str]:
+    models = run / "models"
+    return ["eval", *COMMON, "--base", "smollm2-135m-instruct", "--unlearned", str(unlearned),
+            "--forget", str(models / "forget.jsonl"), "--retain", str(models / "retain.jsonl"),
+            "--questions", str(models), "--out", str(out), *extra]  # fmt: skip
+
+
+def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path) -> None:
+    run, expected = saved_run
+    models = run / "models"
+    assert (models / "ga" / "model.safetensors").is_file()
+    assert json.loads((models / "ga" / "unlearn_record.json").read_text())["method"] == "ga"
+    forget = [json.loads(line) for line in (models / "forget.jsonl").read_text().splitlines()]
+    assert forget == expected["forget_facts"]
+    # --save-models is run control: the cells of a run without it are the same cells
+    assert "save_models" not in expected["config"]
+
+    out = tmp_path / "eval"
+    result = _invoke(_eval_args(run, models / "ga", out, "--label", "ga"))
+    assert result.exit_code == 0, result.output
+    got = json.loads((out / "results.json").read_text())
+    assert got["forget_facts"] == expected["forget_facts"]
+    assert got["retain_facts"] == expected["retain_facts"]
+    assert got["scored_questions"] == expected["scored_questions"]
+    mine, theirs = got["methods"]["ga"], expected["methods"]["ga"]
+    assert theirs["s_suc"]["SH"] > 0, "the run forgot nothing: the attack comparison would be empty"
+    for key in COMPARED:
+        assert mine[key] == theirs[key], key
+    for attack in ("probab",):
+        for key in ("rr_SH", "rr_MH", "rr_all", "rr_per_type", "n_unjudged"):
+            assert mine["attacks"][attack][key] == theirs["attacks"][attack][key], (attack, key)
+    run_eval = json.loads((run / "cells" / "ga" / "eval.json").read_text())["payload"]
+    byom_eval = json.loads((out / "cells" / "ga" / "eval.json").read_text())["payload"]
+    assert byom_eval["answers"] == run_eval["answers"]
+    assert got["eval"]["unlearned"]["kind"] == "model"
+    assert got["eval"]["facts_excluded"] == []
+    assert (out / "summary.md").read_text().count("## Bring your own model") == 1
+    assert (out / "report.html").is_file()
+
+
+def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
+    import torch
+    from leakres_cli.models import load_model
+    from leakres_cli.unlearning import unlearn_examples
+    from recover_attacks import generate
+    from recover_attacks import load_model as load_checkpoint
+    from unlearn_zoo import get_unlearner
+
+    run, expected = saved_run
+    models = run / "models"
+    questions = [json.loads(line) for line in (models / "questions.jsonl").read_text().splitlines()]
+    forget_keys = [tuple(f.values()) for f in expected["forget_facts"]]
+    sh = {tuple(q["target"].values()): q for q in questions if q["type"] == "SH"}
+    base_cell = json.loads((run / "cells" / "base-single-hop.json").read_text())["payload"]
+
+    model, tokenizer, base_path = load_model("smollm2-135m-instruct")
+    torch.manual_seed(0)
+    unlearner = get_unlearner("ga", use_lora=True, merge_lora=False, lr=2e-3, epochs=3, seed=0)
+    adapter = tmp_path / "adapter"
+    unlearner.unlearn(
+        model, tokenizer, unlearn_examples([sh[k] for k in forget_keys]), output_dir=adapter,
+        progress=False,
+    )  # fmt: skip
+    assert (adapter / "adapter_config.json").is_file() and not (adapter / "config.json").exists()
+
+    # one fact the source lacks, one the base model answers wrongly: listed, and the eval stops
+    unknown = next(
+        q for q in questions if q["type"] == "SH" and base_cell["correct"].get(q["id"]) is False
+    )
+    forget = tmp_path / "forget.jsonl"
+    extra = [
+        {"subject": "Atlantis", "relation": "capital", "object": "Poseidonia"},
+        unknown["target"],
+    ]
+    forget.write_text(
+        (models / "forget.jsonl").read_text() + "".join(json.dumps(f) + "\n" for f in extra)
+    )
+    args = _eval_args(run, adapter, tmp_path / "eval")
+    args[args.index("--forget") + 1] = str(forget)
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 2
+    assert "2 of the given facts cannot be measured" in stopped.output
+    assert "not in the knowledge source" in stopped.output
+    assert "the base model does not know it (answered incorrectly" in stopped.output
+
+    result = _invoke([*args, "--allow-fewer"])
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "eval" / "results.json").read_text())
+    assert got["eval"]["unlearned"]["kind"] == "adapter"
+    assert [e["fact"] for e in got["eval"]["facts_excluded"]] == extra
+    assert got["forget_facts"] == expected["forget_facts"]
+    assert "left out (forget)" in (tmp_path / "eval" / "summary.md").read_text()
+
+    # the eval's answers are the adapter model's: decoded here with the same protocol
+    cell = json.loads((tmp_path / "eval" / "cells" / "unlearned" / "eval.json").read_text())
+    answers = cell["payload"]["answers"]
+    peft_model = load_checkpoint(adapter, base_model=base_path)
+    assert type(peft_model).__name__ == "PeftModelForCausalLM"
+    ids = list(answers)
+    by_id = {q["id"]: q for q in questions}
+    direct = generate(
+        peft_model, tokenizer, [by_id[i]["question"] for i in ids], max_new_tokens=8,
+        batch_size=16, seed=0, stop=(), chat_template=True, progress=False,
+    )  # fmt: skip
+    assert [d[0] for d in direct] == [answers[i] for i in ids]
+    base_answers = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]
+    assert any(answers[i] != base_answers[i] for i in ids), "the adapter changed nothing"
+
+
+# ---------------------------------------------------------------- inputs, without a model
+
+
+def test_facts_file_formats_and_errors(tmp_path: Path) -> None:
+    from leakres_cli.errors import LeakresError
+    from leakres_cli.external import read_facts
+
+    good = tmp_path / "facts.jsonl"
+    good.write_text(
+        '{"subject": "sumo", "relation": "country of origin", "object": "Japan", "note": 1}\n'
+        '\n{"id": "SH-000003"}\n"SH-000004"\n'
+    )
+    assert read_facts(good) == [
+        {"subject": "sumo", "relation": "country of origin", "object": "Japan"},
+        {"id": "SH-000003"},
+        {"id": "SH-000004"},
+    ]
+    for text, message in [
+        ('{"subject": "sumo", "relation": "country of origin"}\n', "line 1: field 'object'"),
+        ('{"subject": "sumo"\n', "line 1: not JSON"),
+        ("[1, 2]\n", "line 1: expected an object or an id string"),
+        ("\n", "no facts"),
+    ]:
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text(text)
+        with pytest.raises(LeakresError, match=message):
+            read_facts(bad)
+    with pytest.raises(LeakresError, match="cannot read facts file"):
+        read_facts(tmp_path / "absent.jsonl")
+
+
+def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> None:
+    import kg_qgen
+    from leakres_cli.config import RunConfig
+    from leakres_cli.external import EvalInputs, build_external_questions
+
+    facts = [
+        {"subject": "sumo", "relation": "country of origin", "object": "Japan"},
+        {"subject": "Atlantis", "relation": "capital", "object": "Poseidonia"},
+    ]
+    cfg = RunConfig(types=("SH", "HS", "MT"), sh_pool=10, seed=0)
+    cell = build_external_questions(cfg, EvalInputs(unlearned="x", forget=facts))
+    sumo = tuple(facts[0].values())
+    reached = [q for q in cell["questions"] if q["type"] != "SH"]
+    assert reached and all(tuple(q["target"].values()) == sumo for q in reached)
+    assert {q["type"] for q in reached} <= {"HS", "MT"}
+    graph = kg_qgen.load_source("builtin", None)
+    every = kg_qgen.build(graph, types=("HS", "MT"), per_type=10**9, seed=0).questions
+    assert len(reached) == sum(tuple(q["target"].values()) == sumo for q in every)
+    pool = [q for q in cell["questions"] if q["type"] == "SH"]
+    assert len(pool) == 10 and tuple(pool[0]["target"].values()) == sumo
+    assert cell["requested"]["forget_ids"] == [pool[0]["id"]]
+    assert cell["missing"] == [
+        {
+            "fact": facts[1],
+            "role": "forget",
+            "reason": "not in the knowledge source (no single-hop question for it)",
+        }
+    ]
+
+    # a kg-qgen set and its SH ids
+    set_dir = tmp_path / "set"
+    kg_qgen.save(kg_qgen.build(graph, per_type=30, seed=0), set_dir)
+    rows = [json.loads(line) for line in (set_dir / "questions.jsonl").read_text().splitlines()]
+    multi_targets = [q["target"] for q in rows if q["type"] in ("HS", "MT")]
+    sh_id, target = next(
+        (q["id"], q["target"]) for q in rows if q["type"] == "SH" and q["target"] in multi_targets
+    )
+    inputs = EvalInputs(
+        unlearned="x", forget=[{"id": sh_id}, {"id": "SH-999999"}], questions=str(set_dir)
+    )
+    cell = build_external_questions(cfg, inputs)
+    assert cell["requested"]["forget_ids"] == [sh_id]
+    assert [m["reason"] for m in cell["missing"]] == [
+        "no SH question with this id in the question set"
+    ]
+    assert [q["id"] for q in cell["questions"] if q["type"] != "SH"] == [
+        q["id"] for q in rows if q["type"] in ("HS", "MT") and q["target"] == target
+    ]
+
+
+def test_sh_ids_need_the_set_they_belong_to(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('"SH-000001"\n')
+    result = CliRunner().invoke(
+        cli, ["eval", "--base", "smollm2-135m-instruct", "--unlearned", "x", "--forget", str(facts),
+              "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert "facts given as SH ids need --questions" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
+    """A black-box unlearned model: recover-attacks' OpenAI-compatible server on 127.0.0.1 serves
+    the run's GA model; greedy answers through it equal in-process ones, so FQ is the run's; the
+    attack that needs the weights (quantization) is skipped and the summary says so."""
+    import sys
+
+    from recover_attacks.engine import ServerProcess
+
+    run, expected = saved_run
+    serve = (
+        f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
+    )
+    server = ServerProcess(
+        serve, model=str(run / "models" / "ga"), log_path=tmp_path / "server.log"
+    )
+    server.start()
+    try:
+        args = _eval_args(run, Path(server.served_model), tmp_path / "eval", "--label", "ga")
+        args[args.index("--attacks") + 1] = "probab,quantization"
+        result = _invoke([*args, "--unlearned-endpoint", server.base_url])
+    finally:
+        server.stop()
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "eval" / "results.json").read_text())
+    assert got["eval"]["unlearned"] == {
+        "model": server.served_model, "endpoint": server.base_url, "kind": "endpoint"
+    }  # fmt: skip
+    assert list(got["eval"]["attacks_skipped"]) == ["quantization"]
+    assert list(got["methods"]["ga"]["attacks"]) == ["probab"]
+    for key in ("per_type", "fq_all_types", "fq_multi_hop", "retain", "s_suc"):
+        assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
+    probab = got["methods"]["ga"]["attacks"]["probab"]
+    assert probab["settings"]["engine"]["base_url"] == server.base_url  # sampled on the server
+    assert (
+        "- attack quantization skipped: needs the unlearned model's weights"
+        in (tmp_path / "eval" / "summary.md").read_text()
+    )
+
+
+def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> None:
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('{"subject": "sumo", "relation": "country of origin", "object": "Japan"}\n')
+    result = CliRunner().invoke(
+        cli, ["eval", "--base", "smollm2-135m-instruct", "--unlearned", str(tmp_path / "absent"),
+              "--forget", str(facts), "--out", str(tmp_path / "out")],
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert f"unknown model '{tmp_path / 'absent'}'" in result.output
+    assert not (tmp_path / "out").exists()
