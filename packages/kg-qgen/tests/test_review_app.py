@@ -171,7 +171,13 @@ def test_cli_serves_on_loopback_and_stops_cleanly(built: Path, tmp_path: Path):
             assert resp.status == 200 and b"Your name" in resp.read()
     finally:
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        try:
+            # 60 s: on a 2-core machine shared with model runs the exit took over 30 s twice
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+            pytest.fail(f"kg-qgen review did not stop within 60 s of Ctrl-C; stderr: {err}")
     assert proc.returncode == 0, err
 
 

@@ -279,6 +279,29 @@ def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
     )
 
 
+def test_both_models_served_through_engine_openai(saved_run, tmp_path: Path) -> None:
+    """`--engine openai --engine-cmd`: leakres starts recover-attacks' OpenAI-compatible server on
+    127.0.0.1 for each side (the base model from its path, the unlearned checkpoint from its
+    directory) and decodes the evaluation and Probab there; the numbers equal the in-process run's."""
+    import sys
+
+    run, expected = saved_run
+    serve = (
+        f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
+    )
+    out = tmp_path / "eval"
+    args = _eval_args(run, run / "models" / "ga", out, "--label", "ga")
+    result = _invoke([*args, "--engine", "openai", "--engine-cmd", serve])
+    assert result.exit_code == 0, result.output
+    got = json.loads((out / "results.json").read_text())
+    served = got["engine"]["models"]
+    assert served["base"]["served"] is True and served["ga"]["served"] is True
+    for key in ("per_type", "fq_all_types", "fq_multi_hop", "retain", "s_suc", "robustness"):
+        assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
+    probab = got["methods"]["ga"]["attacks"]["probab"]
+    assert probab["rr_SH"] == expected["methods"]["ga"]["attacks"]["probab"]["rr_SH"]
+
+
 def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> None:
     facts = tmp_path / "facts.jsonl"
     facts.write_text('{"subject": "sumo", "relation": "country of origin", "object": "Japan"}\n')
