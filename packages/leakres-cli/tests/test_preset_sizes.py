@@ -1,5 +1,6 @@
 """The `types` and `full` presets give every question type at least 40 scored questions on the
-built-in facts with the default model (issue 25 item 6).
+built-in facts with the default model where the source allows it (issue 25 item 6; MT cannot:
+see the test).
 
 Scored questions are the multi-hop questions whose target is a forget fact, so how many each type
 gets depends on which facts the base model knows. ``data/smollm2_known_facts.json`` holds the real
@@ -24,7 +25,9 @@ from leakres_cli.type_checks import MIN_SCORED_PER_TYPE
 KNOWN = json.loads((Path(__file__).parent / "data" / "smollm2_known_facts.json").read_text())
 
 
-def _scored_per_type(cfg) -> Counter:
+def _scored_per_type(cfg) -> tuple[Counter, Counter, dict]:
+    """Scored questions per type, the questions per type whose target the model knows (the most
+    any forget selection could score), and kg-qgen's shortfall (types the source ran out of)."""
     known_facts = {tuple(f) for f in KNOWN["known_facts"]}
     data = build_questions(cfg)
     pool = [q for q in data["questions"] if q["type"] == "SH"]
@@ -34,7 +37,9 @@ def _scored_per_type(cfg) -> Counter:
     multi = [q for q in data["questions"] if q["type"] != "SH"]
     forget, _ = select_facts(known, multi, cfg.n_forget, cfg.n_retain, cfg.seed)
     keys = {fact_key(q["target"]) for q in forget}
-    return Counter(q["type"] for q in multi if fact_key(q["target"]) in keys)
+    scored = Counter(q["type"] for q in multi if fact_key(q["target"]) in keys)
+    reachable = Counter(q["type"] for q in multi if fact_key(q["target"]) in known_facts)
+    return scored, reachable, data["shortfall"]
 
 
 def test_the_recorded_answers_cover_the_whole_knowledge_base() -> None:
@@ -44,14 +49,20 @@ def test_the_recorded_answers_cover_the_whole_knowledge_base() -> None:
 @pytest.mark.parametrize("preset", ["types", "full"])
 def test_every_type_gets_at_least_40_scored_questions(preset: str) -> None:
     cfg = preset_config(preset)
-    scored = _scored_per_type(cfg)
+    scored, reachable, shortfall = _scored_per_type(cfg)
     assert cfg.n_forget == 48  # SH: the forget facts themselves
     short = {t: scored[t] for t in ALL_TYPES[1:] if scored[t] < MIN_SCORED_PER_TYPE}
-    assert not short, f"{preset}: fewer than {MIN_SCORED_PER_TYPE} scored questions: {short}"
+    # "where the knowledge source allows": a type may fall short only when kg-qgen ran out of its
+    # questions and fewer than 40 of them reach facts the model knows (built-in KB: MT, whose
+    # mirror pairs give 64 questions, 38 of them on known facts; the summary names it)
+    for qtype in short:
+        assert qtype in shortfall, (preset, qtype, scored[qtype], "built fewer than asked?")
+        assert reachable[qtype] < MIN_SCORED_PER_TYPE, (preset, qtype, reachable[qtype])
+    assert set(short) <= {"MT"}, f"{preset}: fewer than {MIN_SCORED_PER_TYPE} scored: {short}"
 
 
 def test_the_old_size_left_types_short() -> None:
     # 40 built per type (the presets before issue 25) scored DS 8 and MP 15 of them: too few to
     # tell a forgotten type from noise.
-    scored = _scored_per_type(preset_config("types", per_type=40))
+    scored, _, _ = _scored_per_type(preset_config("types", per_type=40))
     assert scored["DS"] < 20 and scored["MP"] < 20
