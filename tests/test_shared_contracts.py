@@ -207,3 +207,14 @@ def test_the_atomic_write_copies_agree() -> None:
         for folder, package in (("kg-qgen", "kg_qgen"), ("leak-metrics", "leak_metrics"))
     }
     assert len(set(copies.values())) == 1, "atomic.py copies drifted apart"
+
+
+def test_the_csv_safe_copies_agree() -> None:
+    """kg-qgen's review export and leak-metrics' tables each keep ``csv_safe`` (the libraries never
+    import each other); both must neutralise the same formula-leading cells the same way."""
+    from kg_qgen.review.summary import csv_safe as kg_csv_safe
+    from leak_metrics.report.tables import csv_safe as lm_csv_safe
+
+    cases = ['=HYPERLINK("x")', "+1+1", "-0.5", "-x", "@SUM(A1)", "\tx", "\rx", "plain", 3, None]
+    assert [kg_csv_safe(c) for c in cases] == [lm_csv_safe(c) for c in cases]
+    assert kg_csv_safe("=1") == "'=1" and kg_csv_safe("-0.5") == "-0.5"
