@@ -340,7 +340,7 @@ _DS_CLAUSES = (
     "{v} is not the {n} of the answer",
     "whichever has {v} as {n} is not it",
     "the right one does not have the {n} {v}",
-    "drop the option whose {n} is {v}",
+    "the option whose {n} is {v} is dropped",
     "the correct option has a {n} other than {v}",
 )
 
