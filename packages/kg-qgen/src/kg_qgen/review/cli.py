@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -96,9 +97,25 @@ def review_command(
             "warning: listening beyond this machine; the app has no authentication", err=True
         )
     click.echo(f"open {url}  (Ctrl-C stops; nothing is lost)")
+    _stop_on_signals(server)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+
+
+def _stop_on_signals(server: Any) -> None:
+    """Ctrl-C (SIGINT) and SIGTERM ask the serving loop to stop (``server.shutdown``, which the
+    loop polls every 0.5 s) instead of relying on a KeyboardInterrupt reaching it: the CLI test
+    saw the server ignore Ctrl-C now and then under CI. ``shutdown`` blocks until the loop has
+    stopped, so it runs on a short-lived thread, never in the handler itself."""
+    import signal
+    import threading
+
+    def stop(signum: int, frame: Any) -> None:
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stop)
