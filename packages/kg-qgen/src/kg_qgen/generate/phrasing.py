@@ -99,11 +99,9 @@ PHRASES: dict[str, RelationPhrase] = {
     "P108": _p("employer", "Who employs [X]?", "Which organization does [X] work for?"),
     "P112": _p("founder", "Who founded [X]?", "Who is the founder of [X]?", person=True),
     "P127": _p("owner", "Who owns [X]?", "Who is the owner of [X]?", person=True),
-    "P131": _p(
-        "administrative region",
-        "In which administrative region is [X] located?",
-        "Which region contains [X]?",
-    ),
+    # containment: asked only when the object is a city (kg_qgen.semantics.source_defects), so
+    # the question names that level and the region or country above it is not a second answer
+    "P131": _p("city", "In which city is [X] located?", "Which city is [X] in?"),
     "P136": _p("genre", "What is the genre of [X]?", "Which genre does [X] belong to?"),
     "P138": _p("namesake", "What is [X] named after?", "Who or what is [X] named after?"),
     "P140": _p("religion", "What is the religion of [X]?", "Which religion does [X] follow?"),
@@ -121,7 +119,7 @@ PHRASES: dict[str, RelationPhrase] = {
     "P178": _p("developer", "Who developed [X]?", "Which company is the developer of [X]?"),
     "P190": _p("twin town", "What is a twin town of [X]?", "Which city is twinned with [X]?"),
     "P264": _p("record label", "What is the record label of [X]?", "Which label signed [X]?"),
-    "P276": _p("location", "Where is [X]?", "What is the location of [X]?"),
+    "P276": _p("city", "In which city is [X]?", "Which city is [X] located in?"),
     "P286": _p("head coach", "Who is the head coach of [X]?", "Who coaches [X]?", person=True),
     "P364": _p(
         "original language",

@@ -31,6 +31,8 @@ def find(
         sharing = index.facts_with[(f.relation, f.object)]
         if len(sharing) < 2 or f.relation in MULTI_VALUED:  # several right shared values
             continue
+        if index.fact_problem(f.subject, f.relation, f.object) is not None:
+            continue  # a source defect (kg_qgen.semantics.source_defects)
         own = set(index.objects(f.subject, f.relation))
         chosen: set[str] = set()
         for _ in range(_TRIES):
@@ -39,6 +41,8 @@ def find(
             partner = sharing[rng.randrange(len(sharing))]
             s2 = partner.subject
             if s2 == f.subject or s2 in chosen:
+                continue
+            if index.fact_problem(s2, f.relation, f.object) is not None:
                 continue
             if index.norm_label(s2) == index.norm_label(f.subject):
                 continue

@@ -18,6 +18,7 @@ from kg_qgen.semantics.relations import (
     is_raw_id,
     single_valued_for,
 )
+from kg_qgen.semantics.source_defects import CONTAINMENT, containment_problem, sport_problem
 from kg_qgen.textnorm import long_tokens, normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
@@ -81,6 +82,8 @@ class GraphIndex:
     alias_rejections: Counter[str] = field(default_factory=Counter)
     _long_tokens: dict[str, set[str]] = field(default_factory=dict)
     _into: dict[str, list[str]] | None = None
+    _by_object: dict[str, list[tuple[str, str]]] | None = None
+    _fact_problems: dict[tuple[str, str, str], str | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, graph: KnowledgeGraph) -> GraphIndex:
@@ -128,7 +131,37 @@ class GraphIndex:
         """
         if relation in MULTI_VALUED:
             return False
-        return len(self.objects_of.get((subject, relation), ())) == 1
+        objs = self.objects_of.get((subject, relation), ())
+        return len(objs) == 1 and self.fact_problem(subject, relation, objs[0]) is None
+
+    def fact_problem(self, subject: str, relation: str, obj: str) -> str | None:
+        """Why the source fact (subject relation obj) has no single right answer as a question,
+        or None: a containment fact whose object is not a city, a sport given to someone outside
+        sport (:mod:`kg_qgen.semantics.source_defects`). Cached per fact."""
+        key = (subject, relation, obj)
+        if key not in self._fact_problems:
+            why = (
+                containment_problem(relation, self.entity_class(obj))
+                if relation in CONTAINMENT
+                else None
+            )
+            if why is None and relation == "P641":
+                if self._by_object is None:
+                    into: dict[str, list[tuple[str, str]]] = defaultdict(list)
+                    for f in self.facts:
+                        into[f.object].append((f.relation, f.subject))
+                    self._by_object = dict(into)
+                why = sport_problem(
+                    self.entity_class(subject),
+                    [(f.relation, f.object) for f in self.by_subject.get(subject, ())],
+                    self._by_object.get(subject, ()),
+                    label=self.graph.label,
+                    in_sport=lambda e: (
+                        self.entity_class(e) == "team" or bool(self.objects(e, "P641"))
+                    ),
+                )
+            self._fact_problems[key] = why
+        return self._fact_problems[key]
 
     def norm_label(self, entity: str) -> str:
         """Normalised label of an entity (cached: matchers compare labels a lot)."""

@@ -16,6 +16,9 @@ entity on its own. An alias is refused when (normalised; a leading "the"/"a"/"an
 * it is a playing-position word of another sport (shipped list ``kg_qgen/data/position_words.tsv``:
   "goalie" and "defenseman" are ice-hockey words, so not aliases of an association-football
   position), or of any sport when the entity's sport is not in the graph;
+* it is an organisation's name with other words than the label's, beyond a legal form or the
+  spelt-out initials of the label ("Apple Computer Inc." for Apple Inc.: a former name, which a
+  source lists as an alias without marking it);
 * it is a misspelling or spelling variant of the label (same words up to two edits, or a
   character similarity of 0.85 or more: "The Beattles" for The Beatles).
 
@@ -62,6 +65,54 @@ def _misspelling(core: str, label_core: str) -> bool:
     if a == b:
         return True  # "Face book" for "Facebook"
     return difflib.SequenceMatcher(None, a, b).ratio() >= 0.85 and abs(len(a) - len(b)) <= 2
+
+
+# organisations change their names ("Apple Computer Inc." -> Apple Inc., "Walt Disney Productions"
+# -> The Walt Disney Company) and sources list the old one as an alias without saying so
+_RENAMED_CLASSES = frozenset({"organization", "team", "group"})
+_LEGAL_FORM_WORDS = frozenset(
+    [
+        "inc",
+        "incorporated",
+        "corp",
+        "corporation",
+        "co",
+        "company",
+        "ltd",
+        "limited",
+        "llc",
+        "plc",
+        "gmbh",
+        "ag",
+        "sa",
+        "spa",
+        "s",
+        "p",
+        "a",
+        "nv",
+        "bv",
+        "group",
+        "holdings",
+        "the",
+        "and",
+        "of",
+    ]
+)
+
+
+def _other_name_words(words: list[str], label_words: list[str]) -> bool:
+    """True when the alias keeps a word of the label's name but adds words that are neither a
+    legal form ("Inc.", "Corporation") nor the spelt-out initials of a label word ("Football
+    Club" for "F.C.", "FC")."""
+    alias_core = [w for w in words if w not in _LEGAL_FORM_WORDS]
+    label_core = [w for w in label_words if w not in _LEGAL_FORM_WORDS]
+    shared = set(alias_core) & set(label_core)
+    extra = [w for w in alias_core if w not in label_core]
+    if not shared or not extra:
+        return False
+    initials = "".join(w[0] for w in extra)
+    label_letters = "".join(w for w in label_core if w not in alias_core)
+    return initials != label_letters
 
 
 _ARTICLES = ("the ", "a ", "an ")
@@ -112,6 +163,11 @@ def alias_problem(
     sport = position_words().get(core)
     if sport is not None and sport not in {normalize(x) for x in sports}:
         return f"the alias is a position word of {sport}, not of this entity's sport"
+    if entity_class in _RENAMED_CLASSES and _other_name_words(words, strip_article(lab).split()):
+        return (
+            "the alias is the label's name with other words (a former or related name of the "
+            "organisation, not marked as current)"
+        )
     if _misspelling(core, strip_article(lab)):
         return "the alias is a misspelling or spelling variant of the label"
     for form in answer_forms:

@@ -152,6 +152,10 @@ def _cc(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         return "answer/bridge/partner do not match the premises"
     if r1 in MULTI_VALUED:
         return f"{idx.graph.relation_label(r1)!r} takes several objects: more than one right answer"
+    for s in (s1, s2):
+        why = idx.fact_problem(s, r1, o1)
+        if why is not None:
+            return why
     shared = set(idx.objects(s1, r1)) & set(idx.objects(s2, r1))
     if shared != {o1}:
         return f"the two subjects share {len(shared)} values of the relation, not exactly one"
