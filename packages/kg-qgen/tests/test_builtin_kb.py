@@ -107,6 +107,8 @@ def test_shared_objects_for_conjunction(index: dict) -> None:
 
 def test_every_relation_has_enough_options_for_ds(index: dict) -> None:
     for rel, subjects in index.items():
+        if rel in ("P31", "P279"):  # schema facts (what a place is) are never asked
+            continue
         objects = {o for objs in subjects.values() for o in objs}
         assert len(objects) >= 3, f"{rel}: only {len(objects)} distinct objects"
 

@@ -129,11 +129,15 @@ def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build, 
             ("positive", "plain", "no"),
             ("positive", "negated", "yes"),
         }
-        # the asked proposition is the last sentence: "... the r1 of s is (not) c?"
+        # the asked proposition is the last sentence: "... the r1 of s is (not) c?" or the
+        # fact as a clause ("... s was (not) developed by c?"), one "not" exactly when negated
         for q in mt:
             last = q["question"].rsplit(". ", 1)[-1]
             assert q["candidate"] in last and last.endswith("?")
-            assert (" is not " in last) == (q["polarity"] == "negated")
+            bare = f" {last} ".replace(f" {q['candidate']}", " ").replace(
+                f" {q['target']['subject']} ", " "
+            )
+            assert bare.count(" not ") == (q["polarity"] == "negated"), last
 
 
 def test_two_word_rule_finds_round_one_cue():

@@ -30,7 +30,24 @@ __all__ = ["mt_question"]
 # leads before the conditional and asks of the last sentence, drawn once per mirror pair: short
 # ones mostly, since every template word is shared with the mate (never "false"/"not": the
 # ask's polarity is its proposition's "is not" alone)
-_LEADS = ("", "", "", "", "", "", "Given: ", "Known: ", "Premise: ")
+_LEADS = (
+    "",
+    "",
+    "",
+    "",
+    "",
+    "",
+    "Given: ",
+    "Known: ",
+    "Premise: ",
+    "Consider this: ",
+    "Fact: ",
+    "Take as given: ",
+    "Here is a conditional. ",
+    "Accept this: ",
+    "Note: ",
+    "Start from this. ",
+)
 _ASKS = (
     "Is it the case that {p}?",
     "Is it true that {p}?",
@@ -43,6 +60,15 @@ _ASKS = (
     "Thus {p}?",
     "So is it true that {p}?",
     "Then does it follow that {p}?",
+    "Can we conclude that {p}?",
+    "Does this mean that {p}?",
+    "Yes or no: {p}?",
+    "Is it so that {p}?",
+    "Can one infer that {p}?",
+    "Does it hold that {p}?",
+    "From this, is it the case that {p}?",
+    "Given that, {p}?",
+    "Answer yes or no: {p}?",
 )
 
 
@@ -103,6 +129,14 @@ _FRAMES = (
     "{b} as long as {a}",
     "suppose {a}; then {b}",
     "it holds that {b} if {a}",
+    "in the event that {a}, {b}",
+    "{b} in the event that {a}",
+    "on the assumption that {a}, {b}",
+    "granted that {a}, {b}",
+    "when {a}, {b}",
+    "if it is the case that {a}, then {b}",
+    "{b}, on condition that {a}",
+    "under the condition that {a}, {b}",
 )
 
 
@@ -149,16 +183,31 @@ def mt_question(
         then = p2.np(thing)
     c, v = candidate, consequent
     neg_a, neg_b, pos_a, pos_b = _WORDINGS[wording]
+    # the fact as a clause ("System 7 was not developed by Apple Inc.") where the line says
+    # plainly "is" / "is not": the same words in both forms, "not" where the line has it
+    verb_a = rng.choice(p1.verbs) if p1.verbs and rng.random() < 0.5 else None
+    verb_b = rng.choice(p2.verbs) if p2.verbs and rng.random() < 0.5 else None
+    if verb_a is not None and (neg_a, pos_a) == ("{t} is not {c}", "{t} is {c}"):
+        neg_a = verb_a.format(s=subject, o="{c}", **{"not": " not"})
+        pos_a = verb_a.format(s=subject, o="{c}", **{"not": ""})
+    if verb_b is not None and (neg_b, pos_b) == ("{n} is not {v}", "{n} is {v}"):
+        neg_b = verb_b.format(s=thing, o="{v}", **{"not": " not"})
+        pos_b = verb_b.format(s=thing, o="{v}", **{"not": ""})
     if form == "positive":
         a, b = pos_a.format(t=thing, c=c), pos_b.format(n=then, v=v)
     else:
         a, b = neg_a.format(t=thing, c=c), neg_b.format(n=then, v=v)
     possessive_ask = rng.random() < 0.5
+    verb_ask = rng.choice(p1.verbs) if p1.verbs and rng.random() < 0.5 else None
     cond = _FRAMES[frame].format(a=a, b=b)
     lead = rng.choice(_LEADS)
     asked = asked_p1.np(subject)
     if not p1.inverse and not subject.startswith("the ") and possessive_ask:
         asked = asked_p1.possessive(subject)
     proposition = f"{asked} {'is not' if polarity == 'negated' else 'is'} {c}"
+    if verb_ask is not None:
+        proposition = verb_ask.format(
+            s=subject, o=c, **{"not": " not" if polarity == "negated" else ""}
+        )
     cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
     return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame

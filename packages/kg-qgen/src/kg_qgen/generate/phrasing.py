@@ -28,6 +28,9 @@ class RelationPhrase:
     # of", never "the capital of of X": ``inverse`` holds the label, ``noun`` is unused
     inverse: str = ""
     alt_nouns: tuple[str, ...] = ()  # other nouns with the same meaning ("nationality")
+    # the fact as a clause, "{s} was{not} developed by {o}": "{not}" is " not" or "", so the
+    # negated clause has the same words plus "not" (MT's mirrored wordings need that)
+    verbs: tuple[str, ...] = ()
 
     def varied(self, rng: random.Random) -> RelationPhrase:
         """This phrasing with its noun drawn from the noun and :attr:`alt_nouns` (seeded)."""
@@ -182,6 +185,28 @@ ALT_NOUNS: dict[str, tuple[str, ...]] = {
     "P108": ("employing organization",),
     "P19": ("birthplace", "city of birth"),
 }
+# The fact as a clause with a place for "not" (MT antecedents and asks; the subject first)
+VERBS: dict[str, tuple[str, ...]] = {
+    "P178": ("{s} was{not} developed by {o}", "{s} is{not} a product of {o}"),
+    "P176": ("{s} was{not} made by {o}", "{s} is{not} manufactured by {o}"),
+    "P27": ("{s} is{not} a citizen of {o}", "{s} is{not} a national of {o}"),
+    "P495": ("{s} was{not} created in {o}", "{s} is{not} a creation of {o}"),
+    "P175": ("{s} was{not} performed by {o}", "{s} is{not} a work by {o}"),
+    "P449": ("{s} was{not} first broadcast by {o}", "{s} was{not} first aired by {o}"),
+    "P170": ("{s} was{not} created by {o}", "{s} is{not} a creation of {o}"),
+    "P50": ("{s} was{not} written by {o}", "{s} is{not} a work by {o}"),
+    "P112": ("{s} was{not} founded by {o}", "{s} is{not} an organisation founded by {o}"),
+    "P127": ("{s} is{not} owned by {o}", "{s} is{not} a property of {o}"),
+    "P19": ("{s} was{not} born in {o}", "{s} is{not} a native of {o}"),
+    "P159": ("{s} is{not} headquartered in {o}", "{s} has{not} got its headquarters in {o}"),
+    "P740": ("{s} was{not} formed in {o}", "{s} was{not} founded in {o}"),
+    "P286": ("{s} is{not} coached by {o}", "{s} is{not} trained by {o}"),
+    "P1037": ("{s} is{not} managed by {o}", "{s} is{not} directed by {o}"),
+    "P169": ("{s} is{not} led by {o}", "{s} is{not} run by {o}"),
+}
+for _rid, _verbs in VERBS.items():
+    if _rid in PHRASES:
+        PHRASES[_rid] = replace(PHRASES[_rid], verbs=_verbs)
 for _rid, _alts in ALT_NOUNS.items():
     if _rid in PHRASES:
         PHRASES[_rid] = replace(PHRASES[_rid], alt_nouns=_alts)
