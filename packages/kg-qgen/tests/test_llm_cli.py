@@ -138,6 +138,14 @@ def test_llm_generator_output_passes_the_same_verification(tmp_path) -> None:
     assert verify.exit_code == 0, verify.output
     report = json.loads((out / "verify_report.json").read_text())
     assert report["ok"] and sum(t["passed"] for t in report["per_type"].values()) == len(questions)
+    # the same variety figures as for a template set (issue 21 item 7)
+    stats = CliRunner().invoke(cli, ["stats", str(out), "--json"])
+    assert stats.exit_code == 0, stats.output
+    figures = json.loads(stats.output)["generated"]
+    assert set(figures["per_type"]) == {"SH", "HS", "MP", "LL", "CC", "DS", "MT"}
+    assert all(0.0 <= t["self_bleu"] <= 1.0 for t in figures["per_type"].values())
+    mp = figures["per_type"]["MP"]
+    assert sum(mp["rule_pairs"].values()) == mp["n"] == 6
     # the same set-level figures as the template path: rule accuracies, yes share, forms
     assert {"mt_balance", "ds_options"} <= set(report["set_checks"])
     bal = report["set_checks"]["mt_balance"]

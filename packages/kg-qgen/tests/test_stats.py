@@ -88,3 +88,38 @@ def test_dataset_stats_per_type_and_definition():
     assert s["all"]["n"] == 3 and s["all"]["self_bleu_sample"] == 3
     assert s["self_bleu_definition"].startswith(SELF_BLEU_DEFINITION)
     assert "method1" in s["self_bleu_definition"] and "500" in s["self_bleu_definition"]
+
+
+def _mp(pair: tuple[str, str], answer: str, text: str) -> dict:
+    prem = [{"subject": "s", "relation": pair[0], "object": "b"}]
+    prem.append({"subject": "b", "relation": pair[1], "object": answer})
+    return {"type": "MP", "question": text, "answer": answer, "premises": prem}
+
+
+def test_stats_report_the_mp_spread_and_the_ratio_to_the_source(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+    from kg_qgen.cli import cli
+
+    qs = [
+        _mp(("position", "sport"), "football", "Which sport does Ann play by the rule?"),
+        _mp(("position", "sport"), "baseball", "By the rule, what sport is Bob in?"),
+        _mp(("citizenship", "continent"), "Europe", "On which continent is Cy a citizen?"),
+    ]
+    s = dataset_stats(qs)
+    assert s["per_type"]["MP"]["rule_pairs"] == {
+        "position -> sport": 2,
+        "citizenship -> continent": 1,
+    }
+    src = [
+        {"type": "source", "question": "Which sport does Ann play?", "answer": "football"},
+        {"type": "source", "question": "Which sport does Bob play?", "answer": "baseball"},
+    ]
+    for name, rows in (("questions.jsonl", qs), ("source_questions.jsonl", src)):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = CliRunner().invoke(cli, ["stats", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    ratio = dataset_stats(qs)["all"]["self_bleu"] / dataset_stats(src)["all"]["self_bleu"]
+    assert f"= {ratio:.2f} (the paper's" in out.output
+    assert "MP relation pairs (n=3, answer entropy 1.585 bits): position -> sport 2, " in out.output

@@ -177,6 +177,16 @@ def answer_entropy(answers: Sequence[str]) -> float | None:
     return -sum(c / total * math.log2(c / total) for c in counts.values())
 
 
+def _rule_pair(q: dict) -> str:
+    """ "position played on team / speciality -> sport": an MP record's relation pair, by the
+    labels of its two premises (the rule_pair ids when the premises are missing)."""
+    prem = q.get("premises") or []
+    if len(prem) >= 2 and all(isinstance(p, dict) for p in prem[:2]):
+        return f"{prem[0].get('relation')} -> {prem[1].get('relation')}"
+    pair = q.get("rule_pair")
+    return " -> ".join(map(str, pair)) if isinstance(pair, list | tuple) else str(pair)
+
+
 def dataset_stats(questions: Sequence[dict], sample: int = 500, seed: int = 0) -> dict:
     """Per type and overall: count, self-BLEU, answer entropy (and the definitions used)."""
     out: dict = {
@@ -191,6 +201,9 @@ def dataset_stats(questions: Sequence[dict], sample: int = 500, seed: int = 0) -
             "self_bleu": self_bleu([q["question"] for q in qs], sample=sample, seed=seed),
             "answer_entropy_bits": answer_entropy([q["answer"] for q in qs]),
         }
+    mp = [q for q in questions if q["type"] == "MP"]
+    if mp:  # issue 21: the relation-pair spread of MP, reported with the set size
+        out["per_type"]["MP"]["rule_pairs"] = dict(Counter(map(_rule_pair, mp)).most_common())
     out["all"] = {
         "n": len(questions),
         "self_bleu_sample": min(sample, len(questions)),
