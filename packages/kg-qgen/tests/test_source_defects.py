@@ -128,3 +128,26 @@ def test_an_organisation_name_with_other_words_is_refused(alias, label):
 )
 def test_other_organisation_and_non_organisation_aliases_are_kept(alias, label, cls):
     assert alias_problem(alias, label, ONLY_ME, "e", entity_class=cls) is None
+
+
+def test_subject_labels_that_name_many_things_are_not_asked():
+    g = KnowledgeGraph()
+    g.add_relation("P175", "performer")
+    g.add_relation("P641", "sport")
+    g.add_relation("P413", "position played on team / speciality")
+    g.add_entity("album", "1")  # a Beatles album: "which artist does X share with 1?"
+    g.add_fact("album", "P175", "beatles")
+    g.add_fact("song", "P175", "beatles")
+    g.add_entity("c", "center")  # basketball, ice hockey and American football have one
+    g.add_fact("c", "P641", "basketball")
+    g.add_entity("pg", "point guard")
+    g.add_fact("pg", "P641", "basketball")
+    g.add_fact("player", "P413", "c")
+    idx = GraphIndex.build(g)
+    assert "no letter" in (idx.fact_problem("album", "P175", "beatles") or "")
+    assert "several sports" in (idx.fact_problem("c", "P641", "basketball") or "")
+    assert idx.fact_problem("pg", "P641", "basketball") is None
+    assert idx.is_unique("song", "P175") and idx.is_unique("player", "P413")
+    result = build(g, types=("SH", "CC"), per_type=10, seed=0)
+    asked = {q["target"]["subject"] for q in result.questions}
+    assert "1" not in asked and "center" not in asked and "point guard" in asked

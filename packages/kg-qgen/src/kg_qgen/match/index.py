@@ -18,7 +18,12 @@ from kg_qgen.semantics.relations import (
     is_raw_id,
     single_valued_for,
 )
-from kg_qgen.semantics.source_defects import CONTAINMENT, containment_problem, sport_problem
+from kg_qgen.semantics.source_defects import (
+    CONTAINMENT,
+    containment_problem,
+    label_problem,
+    sport_problem,
+)
 from kg_qgen.textnorm import long_tokens, normalize
 
 __all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
@@ -145,6 +150,8 @@ class GraphIndex:
                 if relation in CONTAINMENT
                 else None
             )
+            if why is None:
+                why = label_problem(self.graph.label(subject), self.entity_class(subject), relation)
             if why is None and relation == "P641":
                 if self._by_object is None:
                     into: dict[str, list[tuple[str, str]]] = defaultdict(list)

@@ -1,6 +1,6 @@
 """Facts a question must not ask, although the source states them: general rules, not a list.
 
-Two kinds of source fact give a question with no single right answer:
+Three kinds of source fact give a question with no single right answer:
 
 * **Containment with a chain of containers.** "Which region contains the Flavian Amphitheatre?"
   has Rome as gold, but Lazio and Italy contain it too. For the containment relations of
@@ -19,6 +19,11 @@ Two kinds of source fact give a question with no single right answer:
   name a sport) and no role in sport (a playing position, a sports team, head coach, a
   sport-naming occupation, a leading role in a team). With no role either way the fact is kept
   (a triples file that lists athletes with their sport only, like CounterFact).
+* **A subject label that names many things** (:func:`label_problem`): a label with no letter
+  (the Beatles album "1": "which artist does Eleanor Rigby share with 1?"), and a position
+  labelled with a word of several sports ("which sport is center associated with?": basketball,
+  ice hockey and American football all have one; the shipped list
+  ``kg_qgen/data/position_words.tsv`` says which words).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ __all__ = [
     "SPORT_OBJECT_ROLES",
     "SPORT_SUBJECT_ROLES",
     "containment_problem",
+    "label_problem",
     "sport_problem",
 ]
 
@@ -62,6 +68,20 @@ _SPORT_OCCUPATION_WORDS = (
     "wrestler",
     "jockey",
 )
+
+
+def label_problem(label: str, subject_class: str, relation: str) -> str | None:
+    """Why a fact whose subject is labelled ``label`` cannot be asked, or None: a label with no
+    letter ("1", a Beatles album) names many things; a position labelled with a word of several
+    sports ("center": basketball, ice hockey, American football) has several sports."""
+    if not any(ch.isalpha() for ch in label):
+        return "the subject's label has no letter (a bare number names many things)"
+    if relation == SPORT and subject_class == "position":
+        from kg_qgen.semantics.aliases import position_words, strip_article
+
+        if position_words().get(strip_article(normalize(label))) == "several sports":
+            return "the position's label names positions in several sports, so several sports"
+    return None
 
 
 def containment_problem(relation: str, object_class: str) -> str | None:
