@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -312,3 +313,184 @@ def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> Non
     assert result.exit_code == 2
     assert f"unknown model '{tmp_path / 'absent'}'" in result.output
     assert not (tmp_path / "out").exists()
+
+
+# ---------------------------------------------------------------- a black-box base model
+
+
+@contextlib.contextmanager
+def _served(model: str | Path, log: Path):
+    """recover-attacks' OpenAI-compatible server on 127.0.0.1 serving ``model`` (stopped after)."""
+    import sys
+
+    from recover_attacks.engine import ServerProcess
+
+    serve = (
+        f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
+    )
+    server = ServerProcess(serve, model=str(model), log_path=log)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _shared_base_answers(run: Path, out: Path) -> tuple[int, int]:
+    """(questions both base cells answered, how many of those answers are the same)."""
+    theirs = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]
+    mine = json.loads((out / "cells" / "base.json").read_text())["payload"]["answers"]
+    shared = [i for i in mine if i in theirs]
+    return len(shared), sum(mine[i] == theirs[i] for i in shared)
+
+
+def test_black_box_base_with_the_unlearned_model_here(saved_run, tmp_path: Path) -> None:
+    """The base model only behind an endpoint (served from its weights by recover-attacks' server
+    on 127.0.0.1), the run's GA model in-process: the base answers come through the endpoint and
+    equal the in-process ones (greedy), so the forget set, FQ per type, RR of Probab (sampled
+    in-process on the GA model, same seed) and utility are the run's to the last digit;
+    FocusOnKey, which needs the base weights, is skipped and listed with the reason."""
+    from leakres_cli.black_box import BASE_REASON
+    from leakres_cli.models import resolve_model
+
+    run, expected = saved_run
+    base_path = resolve_model("smollm2-135m-instruct")
+    out = tmp_path / "eval"
+    args = _eval_args(run, run / "models" / "ga", out, "--label", "ga")
+    args[args.index("--attacks") + 1] = "probab,focus_on_key"
+    with _served(base_path, tmp_path / "base-server.log") as server:
+        args[args.index("--base") + 1] = "no-such-model"
+        wrong = CliRunner().invoke(cli, [*args, "--base-endpoint", server.base_url])
+        args[args.index("--base") + 1] = server.served_model
+        result = _invoke([*args, "--base-endpoint", server.base_url])
+    assert wrong.exit_code == 2
+    assert (
+        f"--base-endpoint {server.base_url} serves no model named 'no-such-model' (it serves: "
+        f"{server.served_model})" in wrong.output
+    )
+    assert result.exit_code == 0, result.output
+    got = json.loads((out / "results.json").read_text())
+    assert got["eval"]["base"] == {
+        "model": server.served_model, "endpoint": server.base_url, "kind": "endpoint",
+        "tokenizer": base_path,
+    }  # fmt: skip
+    assert got["eval"]["unlearned"]["kind"] == "model"
+    assert got["model_path"] is None  # no base weights were loaded
+    assert got["eval"]["attacks_skipped"] == {"focus_on_key": BASE_REASON}
+    assert list(got["methods"]["ga"]["attacks"]) == ["probab"]
+    assert got["forget_facts"] == expected["forget_facts"]
+    assert got["scored_questions"] == expected["scored_questions"]
+    n_shared, n_same = _shared_base_answers(run, out)
+    assert n_shared >= 6 and n_same == n_shared  # forget + retain facts at least
+    mine, theirs = got["methods"]["ga"], expected["methods"]["ga"]
+    for key in COMPARED:
+        assert mine[key] == theirs[key], key
+    for key in ("rr_SH", "rr_MH", "rr_all", "rr_per_type", "n_unjudged"):
+        assert mine["attacks"]["probab"][key] == theirs["attacks"]["probab"][key], key
+    summary = (out / "summary.md").read_text()
+    assert f"- base model: {server.served_model} (endpoint, {server.base_url})" in summary
+    assert "- attack focus_on_key skipped: needs the base model's weights" in summary
+
+
+def test_both_models_black_box(
+    saved_run, tmp_path: Path, real_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both models behind endpoints (the paper's out-of-scope API case): the base and the GA
+    model each served on 127.0.0.1. Greedy answers through the endpoints give the run's FQ; only
+    Probab runs (sampled on the unlearned model's server); FocusOnKey and quantization are skipped
+    with their reasons; BBH of both sides goes through the endpoints and judges every example as
+    the in-process loop does. The API key and the URL's password are in no output."""
+    from leak_metrics.bbh import evaluate_bbh
+    from leakres_cli.black_box import BASE_REASON, UNLEARNED_REASON
+    from leakres_cli.models import load_model, resolve_model
+
+    api_key, password = "sk-byom2-test-key-0123456789", "hunter2-byom2"
+    monkeypatch.setenv("OPENAI_API_KEY", api_key)
+    run, expected = saved_run
+    base_path = resolve_model("smollm2-135m-instruct")
+    out = tmp_path / "eval"
+    bbh = ["--bbh-tasks", "boolean_expressions", "--bbh-limit", "4", "--data-dir", str(real_data_dir)]  # fmt: skip
+    with (
+        _served(base_path, tmp_path / "base-server.log") as base_server,
+        _served(run / "models" / "ga", tmp_path / "ga-server.log") as ga_server,
+    ):
+        base_url = base_server.base_url.replace("http://", f"http://user:{password}@")
+        args = _eval_args(run, Path(ga_server.served_model), out, "--label", "ga", *bbh)
+        args[args.index("--base") + 1] = base_server.served_model
+        args[args.index("--attacks") + 1] = "probab,focus_on_key,quantization"
+        result = _invoke(
+            [*args, "--base-endpoint", base_url, "--unlearned-endpoint", ga_server.base_url]
+        )
+    assert result.exit_code == 0, result.output
+    got = json.loads((out / "results.json").read_text())
+    redacted = base_server.base_url.replace("http://", "http://***@")
+    assert got["eval"]["base"]["endpoint"] == redacted
+    assert got["eval"]["unlearned"]["kind"] == "endpoint"
+    assert got["eval"]["attacks_skipped"] == {
+        "focus_on_key": BASE_REASON, "quantization": UNLEARNED_REASON
+    }  # fmt: skip
+    assert list(got["methods"]["ga"]["attacks"]) == ["probab"]
+    probab = got["methods"]["ga"]["attacks"]["probab"]
+    assert probab["settings"]["engine"]["base_url"] == ga_server.base_url
+    assert got["forget_facts"] == expected["forget_facts"]
+    for key in ("per_type", "fq_all_types", "fq_multi_hop", "retain", "s_suc"):
+        assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
+    n_shared, n_same = _shared_base_answers(run, out)
+    assert n_shared >= 6 and n_same == n_shared
+
+    # BBH through each endpoint: the in-process loop's verdicts on the same 4 examples
+    for cell_name, model_dir in (("bbh-base", base_path), ("ga/bbh", run / "models" / "ga")):
+        cell = json.loads((out / "cells" / f"{cell_name}.json").read_text())["payload"]
+        assert cell["config"]["generation"] == "caller generate_fn"
+        model, tokenizer, _ = load_model(str(model_dir))
+        here = evaluate_bbh(
+            model, tokenizer, tasks=["boolean_expressions"], limit=4, seed=0, cot=False,
+            data_dir=real_data_dir / "bbh", source="local",
+        )  # fmt: skip
+        assert cell["correct"] == here.correct, cell_name
+    utility = got["methods"]["ga"]["utility"]
+    assert utility["bbh_ratio"]["n"] == 4 and utility["base"]["n"] == 4
+
+    summary = (out / "summary.md").read_text()
+    assert "- both models are black boxes" in summary
+    assert "- attack quantization skipped: needs the unlearned model's weights" in summary
+    for path in out.rglob("*"):
+        if path.is_file() and path.suffix in (".json", ".md", ".html", ".csv", ".txt"):
+            text = path.read_text(errors="replace")
+            assert api_key not in text and password not in text, path
+    assert api_key not in result.output and password not in result.output
+
+
+def test_black_box_option_errors(tmp_path: Path) -> None:
+    """Bad combinations and a dead endpoint: one line each, exit 2, before --out exists; the
+    URL's credentials never printed."""
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('{"subject": "sumo", "relation": "country of origin", "object": "Japan"}\n')
+    adapter = tmp_path / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_config.json").write_text("{}")
+    out = tmp_path / "out"
+    common = ["eval", "--base", "smollm2-135m-instruct", "--forget", str(facts), "--out", str(out)]
+    dead = "http://user:s3cret-pw@127.0.0.1:9/v1"
+    cases = [
+        (["--unlearned", "x", "--tokenizer", "smollm2-135m-instruct"],
+         "--tokenizer formats the prompts of a black-box base; it needs --base-endpoint"),
+        (["--unlearned", "x", "--base-endpoint", dead, "--unlearned-endpoint", dead,
+          "--engine", "openai", "--engine-cmd", "serve {model} --port {port}"],
+         "--engine openai serves local weights; with --base-endpoint and --unlearned-endpoint"),
+        (["--unlearned", str(adapter), "--base-endpoint", dead],
+         "is a peft adapter: it needs the weights it attaches to (--adapter-base MODEL)"),
+        (["--unlearned", "x", "--base-endpoint", "127.0.0.1:9/v1"],
+         "--base-endpoint expects an http(s)://host[:port]/v1 URL"),
+        (["--unlearned", "x", "--base-endpoint", dead],
+         "--base-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),
+        (["--unlearned", "x", "--unlearned-endpoint", dead],
+         "--unlearned-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),
+    ]  # fmt: skip
+    for extra, message in cases:
+        result = CliRunner().invoke(cli, [*common, *extra])
+        assert result.exit_code == 2, (extra, result.output)
+        assert message in result.output, (extra, result.output)
+        assert "s3cret-pw" not in result.output
+        assert len(result.output.strip().splitlines()) == 1, result.output
+        assert not out.exists()

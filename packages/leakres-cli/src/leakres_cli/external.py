@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .black_box import RemoteModel, endpoint_router, load_tokenizer, remote_bbh
 from .errors import LeakresError
 from .evaluation import answer_and_judge, base_single_hop, select_retain
 from .judging import rejudge_answers
@@ -49,6 +50,10 @@ class EvalInputs:
         adapter_base: the base model an adapter attaches to; None = ``--base``.
         endpoint: an OpenAI-compatible ``/v1`` URL serving the unlearned model (black box: no
             weights here); ``unlearned`` is then the name the server answers to.
+        base_endpoint: the same for the base model (``--base`` is then the name the server
+            answers to): its answers and BBH come from there (:mod:`leakres_cli.black_box`).
+        tokenizer: the model whose tokenizer formats the prompts of a black-box base; None =
+            ``--base`` (its tokenizer files only; no weights are loaded).
     """
 
     unlearned: str
@@ -58,9 +63,15 @@ class EvalInputs:
     label: str = DEFAULT_LABEL
     adapter_base: str | None = None
     endpoint: str | None = None
+    base_endpoint: str | None = None
+    tokenizer: str | None = None
 
     def describe(self) -> dict[str, Any]:
+        """Everything the cells depend on besides the run options (into the fingerprint; the
+        black-box fields only when set, so an eval without them keeps its cells)."""
+        black_box = {"base_endpoint": self.base_endpoint, "tokenizer": self.tokenizer}
         return {
+            **{k: v for k, v in black_box.items() if v is not None},
             "unlearned": self.unlearned,
             "forget": self.forget,
             "retain": self.retain,
@@ -213,55 +224,6 @@ def load_unlearned(
     return model, "model", resolved
 
 
-#: the attacks that can reach a model behind an endpoint (the rest need its weights here)
-ENDPOINT_ATTACKS = ("probab", "focus_on_key")
-
-
-class RemoteModel:
-    """An unlearned model known only by its endpoint: every generation goes to its server."""
-
-    def __init__(self, base_url: str, name: str, prompts: str) -> None:
-        self.base_url, self.name, self.prompts = base_url, name, prompts
-        self._client: Any = None
-
-    def client(self, tokenizer: Any) -> Any:
-        if self._client is None:
-            from recover_attacks.engine import OpenAIEngine
-
-            self._client = OpenAIEngine(
-                self.base_url,
-                self.name,
-                tokenizer=tokenizer,
-                prompt_token_ids=self.prompts == "ids",
-            )
-        return self._client
-
-    def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
-
-
-def endpoint_router(base: Any) -> Any:
-    """The run's router, extended: a :class:`RemoteModel` decodes on its own endpoint (greedy
-    evaluation, Probab's samples, FocusOnKey's answer); every other model as before."""
-    from .engines import GenerationRouter
-
-    class EndpointRouter(type(base)):  # type: ignore[misc]
-        def engine_for(self, model: Any, tokenizer: Any) -> Any:
-            if isinstance(model, RemoteModel):
-                return model.client(tokenizer)
-            return GenerationRouter.engine_for(self, model, tokenizer)
-
-        def release(self, model: Any) -> None:
-            if isinstance(model, RemoteModel):
-                model.close()
-            GenerationRouter.release(self, model)
-
-    base.__class__ = EndpointRouter
-    return base
-
-
 class ExternalBenchmark(Benchmark):
     """A run whose one method is the supplied unlearned model (module docstring)."""
 
@@ -272,8 +234,31 @@ class ExternalBenchmark(Benchmark):
         self.store = CellStore(
             out_dir, fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()})
         )
-        if inputs.endpoint is not None:
+        if inputs.endpoint is not None or inputs.base_endpoint is not None:
             self.generation = endpoint_router(self.generation)
+        self.tokenizer_path: str | None = None
+
+    def model(self) -> tuple[Any, Any]:
+        """The base model and tokenizer; a black-box base is a :class:`RemoteModel` (its answers
+        come from ``--base-endpoint``) with the tokenizer of ``--tokenizer`` (default ``--base``)."""
+        if self.inputs.base_endpoint is None:
+            return super().model()
+        if self._model is None:
+            name = self.inputs.tokenizer or self.cfg.model
+            option = "--tokenizer" if self.inputs.tokenizer else "--base"
+            self._tokenizer, self.tokenizer_path = load_tokenizer(name, option)
+            self._model = RemoteModel(
+                self.inputs.base_endpoint, self.cfg.model, self.cfg.engine_prompts
+            )
+        return self._model, self._tokenizer
+
+    def bbh(self, name: str, get_model: Any) -> dict[str, Any]:
+        """BBH of a model behind an endpoint goes to that endpoint; a local model's as in `run`."""
+        remote = self.inputs.base_endpoint if name == "bbh-base" else self.inputs.endpoint
+        if remote is None:
+            return super().bbh(name, get_model)
+        model = self.model()[0] if name == "bbh-base" else get_model()
+        return remote_bbh(self, name, model)
 
     def build_questions(self) -> dict[str, Any]:
         return self.store.cached(
@@ -291,12 +276,8 @@ class ExternalBenchmark(Benchmark):
             remote = RemoteModel(
                 self.inputs.endpoint, self.inputs.unlearned, self.cfg.engine_prompts
             )
-            kind = {
-                "model": self.inputs.unlearned,
-                "endpoint": self.inputs.endpoint,
-                "kind": "endpoint",
-            }
-            return remote, {"method": "external", "external": kind, "config": {}}
+            record = {"method": "external", "external": remote.describe(), "config": {}}
+            return remote, record
         dtype = resolve_dtype(self.cfg.dtype)
         model, kind, path = load_unlearned(
             self.inputs.unlearned,

@@ -92,8 +92,24 @@ EVAL_FIELDS = (
     default=None,
     metavar="URL",
     help="An OpenAI-compatible /v1 URL serving the unlearned model (a black box: --unlearned is "
-    "then the name it answers to). Only Probab and FocusOnKey can reach it; the attacks that need "
-    "its weights are skipped and the summary says so. Key: $OPENAI_API_KEY.",
+    "then the name it answers to). Its answers, Probab, FocusOnKey's answer and its BBH go there; "
+    "the attacks that need its weights are skipped and the summary says so. Key: $OPENAI_API_KEY.",
+)
+@click.option(
+    "--base-endpoint",
+    default=None,
+    metavar="URL",
+    help="An OpenAI-compatible /v1 URL serving the base model (a black box: --base is then the "
+    "name it answers to). Its answers (which facts it knows, its accuracy per type) and its BBH "
+    "come from there; FocusOnKey (it needs the base weights) is skipped and the summary says so. "
+    "With --unlearned-endpoint too, only Probab runs. Key: $OPENAI_API_KEY.",
+)
+@click.option(
+    "--tokenizer",
+    default=None,
+    metavar="MODEL",
+    help="With --base-endpoint: the model whose tokenizer (chat template) formats the prompts; "
+    "tokenizer files only [default: --base].",
 )
 @click.option(
     "--label",
@@ -131,6 +147,12 @@ def eval_command(**params: Any) -> None:
     base model, an unlearned model and the facts that were unlearned. Facts the knowledge source
     does not contain, or that the base model does not answer correctly, are listed with the reason;
     the evaluation goes on without them only with --allow-fewer.
+
+    Either model may be a black box behind an OpenAI-compatible endpoint (--base-endpoint,
+    --unlearned-endpoint; prompts are formatted here with --tokenizer, default --base, and the key
+    is $OPENAI_API_KEY): what needs its weights is skipped and listed in the summary and
+    results.json (a black-box unlearned model: quantization, relearn, in_context; a black-box
+    base: FocusOnKey). With both behind endpoints only Probab remains.
     """
     from ..external import (
         AS_ADAPTER_FILE,
@@ -149,6 +171,8 @@ def eval_command(**params: Any) -> None:
         label=params["label"],
         adapter_base=params["adapter_base"],
         endpoint=params["unlearned_endpoint"],
+        base_endpoint=params["base_endpoint"],
+        tokenizer=params["tokenizer"],
     )
     if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
         raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
@@ -157,23 +181,26 @@ def eval_command(**params: Any) -> None:
     if inputs.retain:
         options["n_retain"] = len(inputs.retain)
     cfg = build_eval_config(options, tuple(params["overrides"] or ()))
-    skipped = []
-    if inputs.endpoint is not None:
-        from ..external import ENDPOINT_ATTACKS
+    from ..black_box import skipped_attacks
 
-        if cfg.bbh_tasks:
-            raise LeakresError("--bbh-tasks decodes in-process; it needs the unlearned weights")
-        skipped = [a for a in cfg.attacks if a not in ENDPOINT_ATTACKS]
-        cfg.attacks = tuple(a for a in cfg.attacks if a in ENDPOINT_ATTACKS)
+    skipped = skipped_attacks(
+        cfg.attacks,
+        base_remote=inputs.base_endpoint is not None,
+        unlearned_remote=inputs.endpoint is not None,
+    )
+    cfg.attacks = tuple(a for a in cfg.attacks if a not in skipped)
     out_dir: Path = params["out_dir"]
     from ..models import resolve_model
     from ..store import check_writable_dir
 
-    model_path = resolve_model(cfg.model)  # a bad name fails before any work
     unlearned_dir = Path(inputs.unlearned).expanduser()
-    is_checkpoint = unlearned_dir.is_dir() and any(
-        (unlearned_dir / f).is_file() for f in (PEFT_ADAPTER_CONFIG, AS_ADAPTER_FILE)
+    adapter = unlearned_dir.is_dir() and (unlearned_dir / PEFT_ADAPTER_CONFIG).is_file()
+    is_checkpoint = adapter or (
+        unlearned_dir.is_dir() and (unlearned_dir / AS_ADAPTER_FILE).is_file()
     )
+    _check_black_box_options(inputs, cfg, adapter)
+    # a bad name fails before any work
+    model_path = resolve_model(cfg.model) if inputs.base_endpoint is None else None
     if inputs.endpoint is None and not is_checkpoint:
         resolve_model(inputs.unlearned)  # ... and so does a bad unlearned model
     created = check_writable_dir(out_dir)
@@ -188,18 +215,58 @@ def eval_command(**params: Any) -> None:
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         _seed_everything(cfg.seed)
         bench = ExternalBenchmark(cfg, out_dir, inputs, progress=not params["quiet"])
-        results = bench.run()
+        results = _run_reporting_endpoint_errors(bench)
         if results.get("model_path") is None:
             results["model_path"] = model_path
-        results["eval"] = eval_record(bench, inputs)
-        results["eval"]["attacks_skipped"] = {
-            a: "needs the unlearned model's weights (the model is behind --unlearned-endpoint)"
-            for a in skipped
-        }
+        results["eval"] = eval_record(bench, inputs, results["model_path"])
+        results["eval"]["attacks_skipped"] = skipped
         _write(results, out_dir)
     finally:
         lock.release()
         _remove_unused(out_dir, created)
+
+
+def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
+    """One-line errors for what cannot work with black-box models, then one request to each
+    endpoint (dead, refusing the key, or not serving the named model), before any work."""
+    from ..black_box import check_endpoint, load_tokenizer
+
+    base_remote, unlearned_remote = inputs.base_endpoint is not None, inputs.endpoint is not None
+    if inputs.tokenizer is not None and not base_remote:
+        raise LeakresError(
+            "--tokenizer formats the prompts of a black-box base; it needs --base-endpoint (a "
+            "local base formats them with its own tokenizer)"
+        )
+    if base_remote and unlearned_remote and cfg.engine != "local":
+        raise LeakresError(
+            f"--engine {cfg.engine} serves local weights; with --base-endpoint and "
+            "--unlearned-endpoint there are none"
+        )
+    if base_remote and adapter and inputs.adapter_base is None:
+        raise LeakresError(
+            f"the unlearned model {inputs.unlearned} is a peft adapter: it needs the weights it "
+            "attaches to (--adapter-base MODEL), and the base is behind --base-endpoint"
+        )
+    if base_remote:
+        check_endpoint("--base-endpoint", inputs.base_endpoint, cfg.model)
+        option = "--tokenizer" if inputs.tokenizer else "--base"
+        load_tokenizer(inputs.tokenizer or cfg.model, option)  # fails now, not after the questions
+    if unlearned_remote:
+        check_endpoint("--unlearned-endpoint", inputs.endpoint, inputs.unlearned)
+
+
+def _run_reporting_endpoint_errors(bench: Any) -> dict[str, Any]:
+    """``bench.run()``; an endpoint that fails mid-run (after the client's retries) is a one-line
+    error (its URL redacted by the CLI's error handler), the finished cells kept for a rerun."""
+    from recover_attacks.engine import ServerError
+
+    try:
+        return bench.run()
+    except ServerError as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise LeakresError(
+            f"{first}; the finished cells are kept, rerun the same command to resume"
+        ) from exc
 
 
 def build_eval_config(options: dict[str, Any], overrides: tuple[str, ...]) -> Any:
@@ -216,11 +283,16 @@ def build_eval_config(options: dict[str, Any], overrides: tuple[str, ...]) -> An
     return cfg
 
 
-def eval_record(bench: Any, inputs: Any) -> dict[str, Any]:
+def eval_record(bench: Any, inputs: Any, model_path: str | None) -> dict[str, Any]:
     """results.json's ``eval`` block: what was measured, what was left out and why."""
     base = bench.store.get("base") or {}
     method = bench.cfg.methods[0]
+    if inputs.base_endpoint is not None:
+        base_model = {**bench.model()[0].describe(), "tokenizer": bench.tokenizer_path}
+    else:
+        base_model = {"model": bench.cfg.model, "kind": "model", "path": model_path}
     return {
+        "base": base_model,
         "unlearned": ((bench.store.get(f"{method}/unlearn") or {}).get("external")),
         "label": method,
         "questions": inputs.questions,
@@ -247,10 +319,15 @@ def _write(results: dict[str, Any], out_dir: Path) -> None:
 
 def _eval_notes(info: dict[str, Any]) -> str:
     lines = ["", "## Bring your own model", ""]
-    model = info.get("unlearned") or {}
-    lines.append(
-        f"- unlearned model: {model.get('model')} ({model.get('kind')}, {model.get('path')})"
-    )
+    for side in ("base", "unlearned"):
+        model = info.get(side) or {}
+        where = model.get("endpoint") or model.get("path")
+        lines.append(f"- {side} model: {model.get('model')} ({model.get('kind')}, {where})")
+    if all((info.get(side) or {}).get("kind") == "endpoint" for side in ("base", "unlearned")):
+        lines.append(
+            "- both models are black boxes (API models, outside the paper's scope): answers, "
+            "utility and the attacks that decode through an endpoint only"
+        )
     asked = info["facts_requested"]
     lines.append(f"- facts given: {asked['forget']} forget, {asked['retain']} retain")
     for attack, why in info.get("attacks_skipped", {}).items():
