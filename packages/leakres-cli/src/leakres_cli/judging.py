@@ -1,9 +1,9 @@
 """Judging answers: the primary judge's verdicts, re-judging stored cells, the endpoint check, and
 the agreement of extra judges with the primary one.
 
-The functions take the run (:class:`~leakres_cli.pipeline.Benchmark`) for its configuration, cell
-store and judges; they call its ``judge``/``get_judge`` methods, so that a test (or a subclass)
-replacing those sees every verdict.
+The functions take a :class:`JudgingHost` (the run's cell store and judges; the pipeline's
+``Benchmark`` is one) and call its ``judge``/``get_judge`` methods, so that a test (or a subclass)
+replacing those sees every verdict. They never import the pipeline.
 """
 
 from __future__ import annotations
@@ -11,14 +11,29 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
 from .errors import LeakresError
 from .records import Record, question_options
+from .store import CellStore
 
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+
+class JudgingHost(Protocol):
+    """What judging takes from the run: its cells and its judges."""
+
+    store: CellStore
+
+    @property
+    def judge_names(self) -> list[str]: ...
+
+    def judge(
+        self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
+    ) -> list[bool | None]: ...
+
+    def judge_identity(self) -> dict[str, Any]: ...
+
+    def get_judge(self, name: str) -> Any: ...
 
 
 def judge_record(question: Record, responses: Sequence[str]) -> Any:
@@ -72,7 +87,7 @@ def judge_any(
 
 
 def rejudge(
-    bench: Benchmark,
+    bench: JudgingHost,
     name: str,
     payload: dict[str, Any],
     verdict_key: str,
@@ -105,13 +120,13 @@ def rejudge(
 
 
 def rejudge_answers(
-    bench: Benchmark, name: str, by_id: dict[str, Record]
+    bench: JudgingHost, name: str, by_id: dict[str, Record]
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """:func:`rejudge` for a cell of greedy answers (``answers``/``correct``): CellStore's reuse."""
     return lambda cell: rejudge(bench, name, cell, "correct", by_id, lambda i: [cell["answers"][i]])
 
 
-def check_judge_endpoints(bench: Benchmark) -> None:
+def check_judge_endpoints(bench: JudgingHost) -> None:
     """One request per LLM judge before any model work: a dead or unauthorised endpoint is a
     one-line error now, not minutes of decoding followed by nothing but unjudged verdicts."""
     from leak_metrics import JudgeEndpointError
@@ -127,7 +142,7 @@ def check_judge_endpoints(bench: Benchmark) -> None:
 
 
 def judge_agreement(
-    bench: Benchmark, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
+    bench: JudgingHost, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
     """Every extra judge re-judges the greedy answers; agreement with the primary judge (a cell).
 
@@ -157,7 +172,7 @@ def _agreement_items(by_id: dict[str, Record], answer_cells: dict[str, dict[str,
     ]
 
 
-def _agreement(bench: Benchmark, items: list) -> dict[str, Any]:
+def _agreement(bench: JudgingHost, items: list) -> dict[str, Any]:
     from leak_metrics import agreement
 
     primary_name, *others = bench.judge_names

@@ -8,8 +8,6 @@ Quick use::
     result.model, result.record  # record["variant"], ["epochs_completed"], ["forget_examples_seen"]
 """
 
-__version__ = "0.1.0"
-
 from unlearn_zoo.base import Step, Unlearner, UnlearnResult, save_unlearned
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import format_prompt
@@ -23,6 +21,7 @@ from unlearn_zoo.registry import (
     get_unlearner_class,
     list_unlearners,
 )
+from unlearn_zoo.version import __version__
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -136,7 +136,7 @@ def library_versions() -> dict[str, str]:
     import transformers
     import trl
 
-    from unlearn_zoo import __version__
+    from unlearn_zoo.version import __version__
 
     return {
         "unlearn_zoo": __version__,
