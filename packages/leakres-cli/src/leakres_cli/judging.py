@@ -54,11 +54,46 @@ def judge_names(cfg: RunConfig) -> list[str]:
     return [n.strip() for n in cfg.judge.split(",") if n.strip()]
 
 
+def needs_endpoint(name: str) -> bool:
+    """Whether leak-metrics says the judge ``name`` asks a model over the network (``llm``); an
+    unknown name is False here (the name check reports it)."""
+    from leak_metrics import judge_needs_endpoint
+
+    try:
+        return judge_needs_endpoint(name)
+    except KeyError:
+        return False
+
+
+def endpoint_judges(cfg: RunConfig) -> list[str]:
+    """The run's judges that ask a model over the network: --judge-model, --judge-base-url and the
+    API key are theirs."""
+    return [name for name in judge_names(cfg) if needs_endpoint(name)]
+
+
+def endpoint_key_problem(name: str, base_url: str | None) -> str | None:
+    """Why the endpoint judge ``name`` has neither an endpoint nor a key to reach the default one:
+    the key is looked up the way leak-metrics' judge looks it up (``api_key_from_env``)."""
+    import os
+
+    from leak_metrics import judge_class
+
+    cls = judge_class(name)
+    if cls is None or base_url or os.environ.get("OPENAI_BASE_URL") or cls.api_key_from_env():
+        return None
+    return (
+        f"the {name} judge has no endpoint: set --judge-base-url (LEAKRES_RUN_JUDGE_BASE_URL) for "
+        "an OpenAI-compatible server, or an API key in "
+        f"{' / '.join(cls.api_key_env_vars)} for the OpenAI default endpoint"
+    )
+
+
 def make_judge(cfg: RunConfig, out_dir: Path, name: str) -> Any:
-    """A leak-metrics judge; the ``llm`` judge with the run's model, endpoint and a cache in --out."""
+    """A leak-metrics judge; one that needs an endpoint (``llm``) with the run's judge model,
+    endpoint and a cache in --out."""
     from leak_metrics import get_judge
 
-    if name != "llm":
+    if not needs_endpoint(name):
         return get_judge(name)
     kwargs: dict[str, Any] = {"cache_dir": str(out_dir / "judge-cache")}
     if cfg.judge_model:

@@ -33,6 +33,8 @@ from leak_metrics.judges.registry import (
     JUDGES,
     available_judges,
     get_judge,
+    judge_class,
+    judge_needs_endpoint,
     register_judge,
 )
 
@@ -59,6 +61,8 @@ __all__ = [
     "committed_answer",
     "get_judge",
     "judge_any",
+    "judge_class",
+    "judge_needs_endpoint",
     "labelled_agreement",
     "load_labels",
     "parse_reply",

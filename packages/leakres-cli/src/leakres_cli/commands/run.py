@@ -359,6 +359,8 @@ def _validate_names(cfg) -> None:
     from recover_attacks import get_attack
     from unlearn_zoo import get_unlearner
 
+    from ..judging import needs_endpoint
+
     for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
                                  (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
         for name in names:
@@ -368,9 +370,11 @@ def _validate_names(cfg) -> None:
                 raise LeakresError(str(exc).strip("'\"")) from exc
     try:
         for name in cfg.judge.split(","):
-            if name.strip() != "llm":  # the llm judge needs its endpoint, checked when it runs
+            if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs
                 get_judge(name.strip())
             elif not cfg.judge_model:
-                raise LeakresError("--judge llm needs --judge-model (and usually --judge-base-url)")
+                raise LeakresError(
+                    f"--judge {name.strip()} needs --judge-model (and usually --judge-base-url)"
+                )
     except (KeyError, ValueError, TypeError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
