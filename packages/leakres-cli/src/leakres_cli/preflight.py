@@ -128,3 +128,30 @@ def check(cfg: RunConfig, given: dict[str, Any], *, probe: bool = True) -> None:
     problems = preflight(cfg, given, probe=probe)
     if problems:
         raise LeakresError("; ".join(problems))
+
+
+def validate_names(cfg: RunConfig) -> None:
+    """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
+    from leak_metrics import get_judge
+    from recover_attacks import get_attack
+    from unlearn_zoo import get_unlearner
+
+    from .judging import needs_endpoint
+
+    for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
+                                 (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
+        for name in names:
+            try:
+                factory(name, **over.get(name, {}))
+            except (KeyError, ValueError, TypeError) as exc:
+                raise LeakresError(str(exc).strip("'\"")) from exc
+    try:
+        for name in cfg.judge.split(","):
+            if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs
+                get_judge(name.strip())
+            elif not cfg.judge_model:
+                raise LeakresError(
+                    f"--judge {name.strip()} needs --judge-model (and usually --judge-base-url)"
+                )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise LeakresError(str(exc).strip("'\"")) from exc
