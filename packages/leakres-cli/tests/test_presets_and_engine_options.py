@@ -11,9 +11,11 @@ from leakres_cli.config import PAPER_MODELS, preset_config
 from leakres_cli.costs import KNOWN_MODELS, count_parameters
 from leakres_cli.engines import unservable_reason
 from leakres_cli.errors import LeakresError
-from leakres_cli.grid import find_cell, grid_cells, model_config
+from leakres_cli.grid import find_cell, grid_cells, judge_endpoint_problem, model_config
 from leakres_cli.main import cli
 from leakres_cli.paper_settings import load_table
+
+KEY_VARS = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 
 
 def _run(args: list[str], env: dict[str, str] | None = None):
@@ -86,7 +88,7 @@ def test_cells_by_id_and_by_index() -> None:
 
 
 def test_paper_run_without_a_judge_fails_before_any_work(tmp_path, monkeypatch) -> None:
-    for var in ("OPENAI_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_BASE_URL"):
+    for var in KEY_VARS:
         monkeypatch.delenv(var, raising=False)
     out = tmp_path / "o"
     _one_line_error(_run(["--preset", "paper", "--out", str(out)]), "--judge-model")
@@ -96,6 +98,32 @@ def test_paper_run_without_a_judge_fails_before_any_work(tmp_path, monkeypatch) 
         "no endpoint",
     )
     assert not out.exists()  # nothing was started
+
+
+def test_paper_preset_with_only_leakres_api_key_is_not_refused(monkeypatch) -> None:
+    """Regression (issue 23): the CLI's endpoint check read LEAK_METRICS_API_KEY and OPENAI_API_KEY
+    only, while leak-metrics' judge reads LEAKRES_API_KEY first, so `--preset paper` with only that
+    key was refused. The check now asks the judge class where its key comes from."""
+    from leak_metrics import LLMJudge
+
+    for var in KEY_VARS:
+        monkeypatch.delenv(var, raising=False)
+    cfg = preset_config("paper", judge_model="j")
+    refused = judge_endpoint_problem(cfg)
+    assert refused is not None and "no endpoint" in refused
+    assert " / ".join(LLMJudge.api_key_env_vars) in refused  # every variable the judge reads
+    assert LLMJudge.api_key_env_vars[0] == "LEAKRES_API_KEY"
+    monkeypatch.setenv("LEAKRES_API_KEY", "sk-test-only-leakres-key")
+    assert judge_endpoint_problem(cfg) is None
+    result = CliRunner().invoke(
+        cli,
+        ["plan", "--preset", "paper", "--judge-model", "j", "--offline"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    assert "no endpoint" not in result.output
+    assert "llm judge j at the OpenAI endpoint" in result.output
+    assert "sk-test-only-leakres-key" not in result.output
 
 
 def test_engine_option_errors(tmp_path) -> None:

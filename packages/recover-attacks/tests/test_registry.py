@@ -63,3 +63,16 @@ def test_plugin_attack_from_entry_point(monkeypatch, model, tokenizer, questions
     out = get_attack("echo", suffix="?!").run(model, tokenizer, questions[:1])
     assert out[0].responses == [questions[0]["question"] + "?!"]
     assert out[0].settings == {"suffix": "?!"}
+
+
+def test_attacks_say_what_they_need() -> None:
+    """Issue 23: an attack's needs are class attributes a planner reads without building it:
+    ``requires`` (its inputs), ``changes_weights`` (it re-quantizes or fine-tunes the weights, so
+    it needs them in memory) and ``needs_endpoint`` (none of the built-ins asks a service)."""
+    from recover_attacks import available_attacks, get_attack_class
+
+    table = {name: get_attack_class(name) for name in available_attacks()}
+    assert {n for n, c in table.items() if c.changes_weights} == {"quantization", "relearn"}
+    assert not any(c.needs_endpoint for c in table.values())
+    assert table["focus_on_key"].requires == ("original_model",)
+    assert table["probab"].requires == ()

@@ -28,6 +28,7 @@ from kg_qgen.pipeline import check_out_dir, save
 from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
 from kg_qgen.stats import dataset_stats
+from kg_qgen.writable import check_writable_file as _check_writable_file
 
 try:  # the LLM helper's options, when that part of the package is present
     _llm_cli: Any = importlib.import_module("kg_qgen.llm.cli")
@@ -177,21 +178,6 @@ def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5)
         click.echo(f"  {f['id']} [{f['check']}] {f['reason']}", err=err)
     if len(rep.failures()) > show:
         click.echo(f"  ... {len(rep.failures()) - show} more in the report", err=err)
-
-
-def _check_writable_file(path: Path, option: str) -> None:
-    """A one-line error now, before any work, when ``path`` cannot be written (its folder is
-    missing, not a folder, or not writable; or it is a folder itself)."""
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise KgQgenInputError(f"{option}: is a folder, expected a file path", path=str(path))
-    if not parent.is_dir():
-        why = "is not a folder" if parent.exists() else "does not exist"
-        raise KgQgenInputError(f"{option}: {parent} {why}", path=str(path))
-    import os
-
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise KgQgenInputError(f"{option}: not writable", path=str(path))
 
 
 @cli.command("verify")

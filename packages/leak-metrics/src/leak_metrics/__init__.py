@@ -31,6 +31,8 @@ from leak_metrics.judges import (
     committed_answer,
     get_judge,
     judge_any,
+    judge_class,
+    judge_needs_endpoint,
     labelled_agreement,
 )
 from leak_metrics.metrics import (
@@ -79,6 +81,8 @@ __all__ = [
     "get_judge",
     "guessing_recoveries",
     "judge_any",
+    "judge_class",
+    "judge_needs_endpoint",
     "labelled_agreement",
     "recovery_rate",
     "recovery_rate_by_hop",

@@ -5,14 +5,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
-from .judging import rejudge
+from .judging import JudgingHost, rejudge
 from .records import FactKey, Record, fact_key
 
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+
+class AttackHost(JudgingHost, Protocol):
+    """What an attack cell takes from the run: configuration, cells, judges, the base model, the
+    decoding protocol and the engine router (the pipeline's ``Benchmark`` is one)."""
+
+    cfg: RunConfig
+    progress: bool
+    generation: Any  # leakres_cli.engines.GenerationRouter
+
+    def model(self) -> tuple[Any, Any]: ...
+
+    def decoding(self) -> dict[str, Any]: ...
 
 
 def attack_decoding_conflicts(cfg: RunConfig) -> list[str]:
@@ -42,7 +52,7 @@ def make_attack(cfg: RunConfig, protocol: dict[str, Any], attack: str) -> Any:
 
 
 def attack(
-    bench: Benchmark,
+    bench: AttackHost,
     method: str,
     attack_name: str,
     targets: list[Record],
@@ -86,7 +96,7 @@ def attack(
 
 
 def _attack_payload(
-    bench: Benchmark, atk: Any, results: list, targets: list[Record], responses: list[list[str]]
+    bench: AttackHost, atk: Any, results: list, targets: list[Record], responses: list[list[str]]
 ) -> dict[str, Any]:
     """The attack cell: settings, the decoding it ran under, responses and the judge's verdicts."""
     recovered = bench.judge(targets, responses)

@@ -171,7 +171,7 @@ def load_tokenizer(name: str, option: str) -> tuple[Any, str]:
 def remote_bbh(bench: Benchmark, name: str, remote: RemoteModel) -> dict[str, Any]:
     """The BBH cell of a model behind an endpoint: leak-metrics' ``evaluate_bbh`` with a
     ``generate_fn`` over the endpoint. The payload has the fields of
-    :func:`leakres_cli.utility.bbh`'s cell (the utility ratio reads ``correct`` and ``overall``)."""
+    :func:`leakres_cli.bbh.bbh`'s cell (the utility ratio reads ``correct`` and ``overall``)."""
 
     def compute() -> dict[str, Any]:
         from leak_metrics.bbh import evaluate_bbh

@@ -50,11 +50,6 @@ KNOWN_MODELS: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 KNOWN_MODELS["smollm2-135m-instruct"] = KNOWN_MODELS["HuggingFaceTB/SmolLM2-135M-Instruct"]
 
-#: methods that run a frozen reference (theta_p) next to the trained model
-REFERENCE_METHODS = {"npo", "simnpo", "palu", "rmu", "as", "tv"}
-#: methods with a retain term (their steps also see the retain set)
-RETAIN_METHODS = {"rmu", "as", "graddiff", "simnpo"}
-
 
 @dataclass(frozen=True)
 class Assumptions:
@@ -189,11 +184,13 @@ def estimate(
             add("base", "bbh", bbh_flops, a.inference_mfu, infer_mem,
                 f"{bbh_n} BBH examples, {'CoT' if cfg.bbh_cot else 'direct'}")  # fmt: skip
         for method in cfg.methods:
-            examples = cfg.n_forget + (cfg.n_retain if method in RETAIN_METHODS else 0)
+            unlearner = _unlearner(cfg, method, large)
+            needs = unlearner.needs()  # unlearn-zoo's own: reference forward, retain set, copies
+            examples = cfg.n_forget + (cfg.n_retain if needs.retain_set else 0)
             epochs = float(cfg.method_overrides.get(method, {}).get("epochs", 3))
             tokens = epochs * examples * a.train_example_tokens
-            flops = 6 * n * tokens + (2 * n * tokens if method in REFERENCE_METHODS else 0)
-            shape, how = _training_shape(cfg, method, arch, n, weight_bytes, large, a)
+            flops = 6 * n * tokens + (2 * n * tokens if needs.reference_model else 0)
+            shape, how = _training_shape(unlearner, arch, n, weight_bytes, a)
             memory = plan_training(shape, a.gpu_memory_gb * a.usable_memory_fraction)
             terms = memory.to_dict()
             add(method, "unlearn", flops, a.train_mfu, memory.total_gb,
@@ -222,38 +219,51 @@ def estimate(
                     flops = 6 * n * 20 * 4 * a.train_example_tokens + 2 * n * n_attack * q_tokens
                     add(method, "attack:relearn", flops, a.train_mfu, weights_gb * 2 + kv_gb,
                         "20 LoRA steps x batch 4 on a copy + greedy")  # fmt: skip
-                else:
+                else:  # in_context, and a plugin's: greedy with context; its models per its needs
                     add(method, f"attack:{attack}", 2 * n * n_attack * 4 * q_tokens, a.inference_mfu,
-                        infer_mem, "greedy with up to 4 context shots")  # fmt: skip
+                        _attack_models(attack) * weights_gb + kv_gb, "greedy with up to 4 context shots")  # fmt: skip
             if cfg.bbh_tasks:
                 add(method, "bbh", bbh_flops, a.inference_mfu, infer_mem, f"{bbh_n} BBH examples")
     return rows
 
 
-def _training_shape(cfg: RunConfig, method: str, arch: dict[str, Any], n: int, weight_bytes: float,
-                    large: bool, a: Assumptions) -> tuple[TrainingShape, str]:  # fmt: skip
-    """The method's training step as unlearn-zoo configures it (its defaults, the tier, --set)."""
+def _unlearner(cfg: RunConfig, method: str, large: bool) -> Any:
+    """The method as unlearn-zoo configures it (its defaults, the size tier, --set)."""
     from unlearn_zoo import get_unlearner
 
     settings = {**(LARGE_TIER if large else {}), **cfg.method_overrides.get(method, {})}
     try:
-        config = get_unlearner(method, **settings).config
+        return get_unlearner(method, **settings)
     except (KeyError, ValueError, TypeError):  # validated elsewhere; size it with the defaults
-        config = get_unlearner(method).config
+        return get_unlearner(method)
+
+
+def _attack_models(attack: str) -> int:
+    """Copies of the weights an attack holds, from what recover-attacks says it needs: the
+    attacked model, theta_p when it requires the original model, a changed copy when it changes
+    the weights."""
+    from recover_attacks import get_attack_class
+
+    cls = get_attack_class(attack)
+    return 1 + int("original_model" in cls.requires) + int(cls.changes_weights)
+
+
+def _training_shape(unlearner: Any, arch: dict[str, Any], n: int, weight_bytes: float,
+                    a: Assumptions) -> tuple[TrainingShape, str]:  # fmt: skip
+    """The method's training step as unlearn-zoo configures it; the frozen copies it holds are
+    its own ``needs().frozen_copies``."""
+    method, config = unlearner.name, unlearner.config
+    copies = unlearner.needs().frozen_copies
     hidden, inter = int(arch["hidden_size"]), int(arch["intermediate_size"])
     lora = bool(getattr(config, "use_lora", False)) or method == "as"
-    if method == "rmu":  # trains only mlp.down_proj of 3 layers; a frozen copy for h_l
-        trainable, copies, how = (
-            3 * hidden * inter,
-            1,
-            "3 layers' mlp.down_proj trained, frozen copy",
-        )
+    frozen = " + frozen copy" if copies else ""
+    if method == "rmu":  # trains only mlp.down_proj of 3 layers
+        trainable, how = 3 * hidden * inter, "3 layers' mlp.down_proj trained" + frozen
     elif lora:
-        trainable, copies = int(n * a.lora_trainable_fraction), 0
-        how = "LoRA/adapter (frozen base, reference = adapters off)"
+        trainable = int(n * a.lora_trainable_fraction)
+        how = "LoRA/adapter (frozen base, reference = adapters off)" + frozen
     else:
-        copies = 1 if method in REFERENCE_METHODS else 0
-        trainable, how = n, "full fine-tuning, AdamW" + (" + frozen reference" if copies else "")
+        trainable, how = n, "full fine-tuning, AdamW" + frozen
     shape = TrainingShape(
         n_params=n, n_trainable=trainable, hidden=hidden, layers=int(arch["num_hidden_layers"]),
         heads=int(arch["num_attention_heads"]), vocab=int(arch["vocab_size"]), intermediate=inter,

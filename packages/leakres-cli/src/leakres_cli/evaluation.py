@@ -9,15 +9,25 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
 from .errors import LeakresError
-from .judging import rejudge_answers
+from .judging import JudgingHost, rejudge_answers
 from .records import Record, fact_key
 
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+
+class EvaluationHost(JudgingHost, Protocol):
+    """What the evaluations take from the run: its configuration, cells, judges, the base model
+    and the greedy answers of a model (the pipeline's ``Benchmark`` is one)."""
+
+    cfg: RunConfig
+
+    def model(self) -> tuple[Any, Any]: ...
+
+    def answer(self, model: Any, questions: Sequence[Record], desc: str) -> list[str]: ...
+
+    def decoding(self) -> dict[str, Any]: ...
 
 
 def run_sizes(n_known: int, cfg: RunConfig) -> tuple[int, int]:
@@ -95,14 +105,16 @@ def select_retain(
 
 
 def answer_and_judge(
-    bench: Benchmark, model: Any, questions: list[Record], desc: str
+    bench: EvaluationHost, model: Any, questions: list[Record], desc: str
 ) -> tuple[list[str], list[bool | None]]:
     """Greedy answers of ``model`` and the primary judge's verdicts on them."""
     answers = bench.answer(model, questions, desc)
     return answers, bench.judge(questions, [[a] for a in answers])
 
 
-def base_single_hop(bench: Benchmark, pool: list[Record], reserve: list[Record]) -> dict[str, Any]:
+def base_single_hop(
+    bench: EvaluationHost, pool: list[Record], reserve: list[Record]
+) -> dict[str, Any]:
     """The base model's answers to the SH pool (a cell), widened to every fact when short.
 
     When the pool holds fewer known facts than --n-forget + --n-retain ask for, the SH
@@ -134,7 +146,7 @@ def base_single_hop(bench: Benchmark, pool: list[Record], reserve: list[Record])
 
 
 def base_evaluation(
-    bench: Benchmark, questions: list[Record], reserve: list[Record]
+    bench: EvaluationHost, questions: list[Record], reserve: list[Record]
 ) -> dict[str, Any]:
     """Ask the base model the SH questions, pick forget/retain facts, then ask the multi-hop ones.
 
@@ -199,7 +211,7 @@ def _sizes(cfg: RunConfig, sh: dict[str, Any], n_asked: int, n_known: int) -> di
 
 
 def evaluate_method(
-    bench: Benchmark,
+    bench: EvaluationHost,
     method: str,
     by_id: dict[str, Record],
     base: dict[str, Any],

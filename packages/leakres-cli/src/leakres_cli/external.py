@@ -27,7 +27,7 @@ from .evaluation import answer_and_judge, base_single_hop, select_retain
 from .judging import rejudge_answers
 from .pipeline import Benchmark
 from .records import FactKey, Record, fact_key
-from .store import CellStore, fingerprint, write_text_atomic
+from .store import CellStore, fingerprint
 
 #: the label of the supplied model in results.json's ``methods`` (it is no unlearn-zoo method)
 DEFAULT_LABEL = "unlearned"
@@ -419,22 +419,3 @@ def _check_excluded(excluded: list[dict[str, Any]], allow_fewer: bool) -> None:
             f"{len(excluded)} of the given facts cannot be measured (pass --allow-fewer to go on "
             "without them):" + _excluded_lines(excluded)
         )
-
-
-def save_run_facts(
-    target: Path, questions_cell: dict[str, Any], forget: list[Record], retain: list[Record]
-) -> None:
-    """`leakres run --save-models`: the run's forget and retain facts and its questions next to the
-    saved models, so `leakres eval --questions DIR --forget DIR/forget.jsonl --retain
-    DIR/retain.jsonl` measures a saved model on exactly the run's questions."""
-    rows = questions_cell["questions"] + questions_cell.get("sh_reserve", [])
-    for name, records in (
-        ("forget.jsonl", forget),
-        ("retain.jsonl", retain),
-        ("questions.jsonl", rows),
-    ):
-        text = "".join(
-            json.dumps(q["target"] if name != "questions.jsonl" else q, ensure_ascii=False) + "\n"
-            for q in records
-        )
-        write_text_atomic(target / name, text)

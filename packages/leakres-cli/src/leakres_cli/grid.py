@@ -11,7 +11,6 @@ at once, and a final ``leakres run`` without ``--cell`` finds them all and only 
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -89,20 +88,16 @@ def run_dir(cfg: RunConfig, out_dir: Path, model: str) -> Path:
 
 
 def judge_endpoint_problem(cfg: RunConfig) -> str | None:
-    """Why the llm judge cannot be reached as configured (None: it can be tried)."""
-    if "llm" not in [n.strip() for n in cfg.judge.split(",")]:
+    """Why the run's endpoint judge (``llm``) cannot be reached as configured (None: it can be
+    tried); which judges need one, and where their key comes from, leak-metrics says."""
+    from .judging import endpoint_judges, endpoint_key_problem
+
+    names = endpoint_judges(cfg)
+    if not names:
         return "this preset needs the llm judge (--judge llm)" if cfg.judge_required else None
     if not cfg.judge_model:
-        return "the llm judge needs --judge-model (LEAKRES_RUN_JUDGE_MODEL)"
-    has_endpoint = bool(cfg.judge_base_url or os.environ.get("OPENAI_BASE_URL"))
-    has_key = bool(os.environ.get("LEAK_METRICS_API_KEY") or os.environ.get("OPENAI_API_KEY"))
-    if not (has_endpoint or has_key):
-        return (
-            "the llm judge has no endpoint: set --judge-base-url (LEAKRES_RUN_JUDGE_BASE_URL) for an "
-            "OpenAI-compatible server, or an API key in LEAK_METRICS_API_KEY / OPENAI_API_KEY for "
-            "the OpenAI default endpoint"
-        )
-    return None
+        return f"the {names[0]} judge needs --judge-model (LEAKRES_RUN_JUDGE_MODEL)"
+    return next((p for n in names if (p := endpoint_key_problem(n, cfg.judge_base_url))), None)
 
 
 def check_run_config(cfg: RunConfig) -> None:

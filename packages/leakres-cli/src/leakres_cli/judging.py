@@ -1,9 +1,9 @@
 """Judging answers: the primary judge's verdicts, re-judging stored cells, the endpoint check, and
 the agreement of extra judges with the primary one.
 
-The functions take the run (:class:`~leakres_cli.pipeline.Benchmark`) for its configuration, cell
-store and judges; they call its ``judge``/``get_judge`` methods, so that a test (or a subclass)
-replacing those sees every verdict.
+The functions take a :class:`JudgingHost` (the run's cell store and judges; the pipeline's
+``Benchmark`` is one) and call its ``judge``/``get_judge`` methods, so that a test (or a subclass)
+replacing those sees every verdict. They never import the pipeline.
 """
 
 from __future__ import annotations
@@ -11,14 +11,29 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
 from .errors import LeakresError
 from .records import Record, question_options
+from .store import CellStore
 
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+
+class JudgingHost(Protocol):
+    """What judging takes from the run: its cells and its judges."""
+
+    store: CellStore
+
+    @property
+    def judge_names(self) -> list[str]: ...
+
+    def judge(
+        self, questions: Sequence[Record], responses: Sequence[Sequence[str]]
+    ) -> list[bool | None]: ...
+
+    def judge_identity(self) -> dict[str, Any]: ...
+
+    def get_judge(self, name: str) -> Any: ...
 
 
 def judge_record(question: Record, responses: Sequence[str]) -> Any:
@@ -39,11 +54,46 @@ def judge_names(cfg: RunConfig) -> list[str]:
     return [n.strip() for n in cfg.judge.split(",") if n.strip()]
 
 
+def needs_endpoint(name: str) -> bool:
+    """Whether leak-metrics says the judge ``name`` asks a model over the network (``llm``); an
+    unknown name is False here (the name check reports it)."""
+    from leak_metrics import judge_needs_endpoint
+
+    try:
+        return judge_needs_endpoint(name)
+    except KeyError:
+        return False
+
+
+def endpoint_judges(cfg: RunConfig) -> list[str]:
+    """The run's judges that ask a model over the network: --judge-model, --judge-base-url and the
+    API key are theirs."""
+    return [name for name in judge_names(cfg) if needs_endpoint(name)]
+
+
+def endpoint_key_problem(name: str, base_url: str | None) -> str | None:
+    """Why the endpoint judge ``name`` has neither an endpoint nor a key to reach the default one:
+    the key is looked up the way leak-metrics' judge looks it up (``api_key_from_env``)."""
+    import os
+
+    from leak_metrics import judge_class
+
+    cls = judge_class(name)
+    if cls is None or base_url or os.environ.get("OPENAI_BASE_URL") or cls.api_key_from_env():
+        return None
+    return (
+        f"the {name} judge has no endpoint: set --judge-base-url (LEAKRES_RUN_JUDGE_BASE_URL) for "
+        "an OpenAI-compatible server, or an API key in "
+        f"{' / '.join(cls.api_key_env_vars)} for the OpenAI default endpoint"
+    )
+
+
 def make_judge(cfg: RunConfig, out_dir: Path, name: str) -> Any:
-    """A leak-metrics judge; the ``llm`` judge with the run's model, endpoint and a cache in --out."""
+    """A leak-metrics judge; one that needs an endpoint (``llm``) with the run's judge model,
+    endpoint and a cache in --out."""
     from leak_metrics import get_judge
 
-    if name != "llm":
+    if not needs_endpoint(name):
         return get_judge(name)
     kwargs: dict[str, Any] = {"cache_dir": str(out_dir / "judge-cache")}
     if cfg.judge_model:
@@ -72,7 +122,7 @@ def judge_any(
 
 
 def rejudge(
-    bench: Benchmark,
+    bench: JudgingHost,
     name: str,
     payload: dict[str, Any],
     verdict_key: str,
@@ -105,13 +155,13 @@ def rejudge(
 
 
 def rejudge_answers(
-    bench: Benchmark, name: str, by_id: dict[str, Record]
+    bench: JudgingHost, name: str, by_id: dict[str, Record]
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """:func:`rejudge` for a cell of greedy answers (``answers``/``correct``): CellStore's reuse."""
     return lambda cell: rejudge(bench, name, cell, "correct", by_id, lambda i: [cell["answers"][i]])
 
 
-def check_judge_endpoints(bench: Benchmark) -> None:
+def check_judge_endpoints(bench: JudgingHost) -> None:
     """One request per LLM judge before any model work: a dead or unauthorised endpoint is a
     one-line error now, not minutes of decoding followed by nothing but unjudged verdicts."""
     from leak_metrics import JudgeEndpointError
@@ -127,7 +177,7 @@ def check_judge_endpoints(bench: Benchmark) -> None:
 
 
 def judge_agreement(
-    bench: Benchmark, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
+    bench: JudgingHost, by_id: dict[str, Record], answer_cells: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
     """Every extra judge re-judges the greedy answers; agreement with the primary judge (a cell).
 
@@ -157,7 +207,7 @@ def _agreement_items(by_id: dict[str, Record], answer_cells: dict[str, dict[str,
     ]
 
 
-def _agreement(bench: Benchmark, items: list) -> dict[str, Any]:
+def _agreement(bench: JudgingHost, items: list) -> dict[str, Any]:
     from leak_metrics import agreement
 
     primary_name, *others = bench.judge_names

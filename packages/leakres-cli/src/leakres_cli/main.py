@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from . import __version__, logfilters
+from . import logfilters
 from .commands.eval import eval_command
 from .commands.list_cmd import list_command
 from .commands.plan import plan_command
@@ -16,6 +16,7 @@ from .commands.run import run_command
 from .commands.tune import tune_command
 from .errors import LeakresError
 from .redact import install_log_redaction, redact_text
+from .version import __version__
 
 
 class LeakresGroup(click.Group):

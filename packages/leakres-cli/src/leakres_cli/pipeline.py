@@ -2,8 +2,11 @@
 
 :class:`Benchmark` holds one run's shared parts (configuration, cell store, timer, the base model,
 the engines, the judges) and sequences the stages; each stage lives in its own module
-(:mod:`.questions`, :mod:`.evaluation`, :mod:`.unlearning`, :mod:`.attacking`, :mod:`.utility`,
-:mod:`.judging`, :mod:`.scoring`, :mod:`.results`). Every stage result is a cell in
+(:mod:`.questions`, :mod:`.evaluation`, :mod:`.unlearning`, :mod:`.attacking`, :mod:`.bbh`,
+:mod:`.judging`), and takes the run as a narrow protocol (``EvaluationHost``, ``AttackHost``,
+``BBHHost``, ``JudgingHost``, ``UnlearningHost``), never this module: no stage imports the
+pipeline. :mod:`.scoring` and :mod:`.results` turn the cells into numbers and results.json and
+run nothing. Every stage result is a cell in
 :class:`~leakres_cli.store.CellStore`; a rerun with the same configuration and output directory
 reuses finished cells, so an interrupted grid resumes where it stopped.
 
@@ -19,7 +22,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import attacking, evaluation, judging, utility
+from . import attacking, evaluation, judging
+from . import bbh as bbh_stage
 from .answering import decoding_protocol, greedy_answers
 from .config import RunConfig
 from .errors import LeakresError
@@ -28,7 +32,7 @@ from .progress import StageTimer, advance, stage_bar
 from .questions import build_questions
 from .records import FactKey, Record, fact_key, question_options
 from .results import Selection, results_record, selection
-from .scoring import score_method
+from .scoring import MethodCells, score_method, successfully_unlearned_ids
 from .store import CellStore, fingerprint
 from .unlearning import UnlearnedModel, training_summary, unlearn
 
@@ -169,10 +173,10 @@ class Benchmark:
         return attacking.attack(self, method, attack, targets, relearn, context, get_unlearned)
 
     def bbh_data(self) -> dict[str, Any]:
-        return utility.bbh_data(self.cfg)
+        return bbh_stage.bbh_data(self.cfg)
 
     def bbh(self, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
-        return utility.bbh(self, name, get_model)
+        return bbh_stage.bbh(self, name, get_model)
 
     def check_judge_endpoints(self) -> None:
         judging.check_judge_endpoints(self)
@@ -202,7 +206,7 @@ class Benchmark:
             base = self.base_evaluation(data["questions"], data.get("sh_reserve", []))
         chosen = selection(cfg, data, base)
         if cfg.save_models:  # `leakres eval` inputs that reproduce this run (external.py)
-            from .external import save_run_facts
+            from .run_facts import save_run_facts
 
             save_run_facts(self.out_dir / "models", data, chosen.forget, chosen.retain)
         bbh_base = None
@@ -246,19 +250,28 @@ class Benchmark:
     def _score(
         self, method: str, chosen: Selection, base: dict[str, Any], bbh_base: dict[str, Any] | None
     ) -> dict[str, Any]:
+        """One method: evaluate, attack its S_suc, measure BBH, then score the cells."""
+        cfg = self.cfg
         unlearned = UnlearnedModel(self, method, chosen.forget, chosen.retain)
-        scores = score_method(
-            self,
-            unlearned,
-            chosen.by_id,
-            base,
-            chosen.scored,
-            chosen.retain,
-            chosen.context,
-            bbh_base,
-        )
+        with self.timer.stage(f"{method}:eval"):
+            ev = self.evaluate_method(method, chosen.by_id, base, unlearned)
+        s_suc = successfully_unlearned_ids(base, ev, chosen.scored)
+        targets = [chosen.by_id[i] for ids in s_suc.values() for i in ids]
+        relearn = attacking.relearn_data(chosen.retain, chosen.scored["SH"])
+        attacks = {}
+        for attack in cfg.attacks:
+            with self.timer.stage(f"{method}:attack:{attack}"):
+                attacks[attack] = self.attack(
+                    method, attack, targets, relearn, chosen.context, unlearned
+                )
+        bbh_u = None
+        if bbh_base is not None:
+            with self.timer.stage(f"{method}:bbh"):
+                bbh_u = self.bbh(f"{method}/bbh", unlearned)
         unlearned.release()  # free the unlearned copy before the next method
-        return scores
+        cells = MethodCells(method, unlearned.record, ev, attacks, bbh_u)
+        boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
+        return score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
 
     def _judge_agreement(self, by_id: dict[str, Record], base: dict[str, Any]) -> dict | None:
         if len(self.judge_names) < 2:

@@ -19,9 +19,10 @@ from .redact import check_judge_url
 def ignored_options(cfg: RunConfig, given: dict[str, Any]) -> list[str]:
     """Options the user gave (``given``: option name -> value, None when not given) that the
     combination makes pointless; refused, so they never enter a run's fingerprint."""
+    from .judging import endpoint_judges
+
     problems = []
-    judges = [n.strip() for n in cfg.judge.split(",")]
-    if "llm" not in judges:
+    if not endpoint_judges(cfg):
         for name in ("judge_model", "judge_base_url"):
             if given.get(name) is not None:
                 flag = "--" + name.replace("_", "-")
@@ -75,18 +76,22 @@ def size_problem(cfg: RunConfig, n_askable: int | None) -> str | None:
 
 
 def probe_judge(cfg: RunConfig) -> str | None:
-    """One 1-token request to the llm judge's endpoint (no cache, nothing written); why it failed."""
-    if "llm" not in [n.strip() for n in cfg.judge.split(",")] or not cfg.judge_model:
+    """One 1-token request to each endpoint judge's endpoint (no cache, nothing written); why it
+    failed."""
+    from .judging import endpoint_judges
+
+    if not cfg.judge_model:
         return None
     from leak_metrics import JudgeEndpointError, get_judge
 
     kwargs: dict[str, Any] = {"model": cfg.judge_model}
     if cfg.judge_base_url:
         kwargs["base_url"] = cfg.judge_base_url
-    try:
-        get_judge("llm", **kwargs).check_endpoint()
-    except JudgeEndpointError as exc:
-        return f"judge 'llm': {exc}"
+    for name in endpoint_judges(cfg):
+        try:
+            get_judge(name, **kwargs).check_endpoint()
+        except JudgeEndpointError as exc:
+            return f"judge '{name}': {exc}"
     return None
 
 
@@ -106,8 +111,9 @@ def preflight(
     except LeakresError as exc:
         problems.append(str(exc))
     from .grid import judge_endpoint_problem
+    from .judging import endpoint_judges
 
-    unset = judge_endpoint_problem(cfg) if "llm" in cfg.judge else None
+    unset = judge_endpoint_problem(cfg) if endpoint_judges(cfg) else None
     if unset:
         problems.append(unset)
     if probe and not url_problem and not unset:
@@ -122,3 +128,30 @@ def check(cfg: RunConfig, given: dict[str, Any], *, probe: bool = True) -> None:
     problems = preflight(cfg, given, probe=probe)
     if problems:
         raise LeakresError("; ".join(problems))
+
+
+def validate_names(cfg: RunConfig) -> None:
+    """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
+    from leak_metrics import get_judge
+    from recover_attacks import get_attack
+    from unlearn_zoo import get_unlearner
+
+    from .judging import needs_endpoint
+
+    for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
+                                 (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
+        for name in names:
+            try:
+                factory(name, **over.get(name, {}))
+            except (KeyError, ValueError, TypeError) as exc:
+                raise LeakresError(str(exc).strip("'\"")) from exc
+    try:
+        for name in cfg.judge.split(","):
+            if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs
+                get_judge(name.strip())
+            elif not cfg.judge_model:
+                raise LeakresError(
+                    f"--judge {name.strip()} needs --judge-model (and usually --judge-base-url)"
+                )
+    except (KeyError, ValueError, TypeError) as exc:
+        raise LeakresError(str(exc).strip("'\"")) from exc

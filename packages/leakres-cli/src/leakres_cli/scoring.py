@@ -1,5 +1,6 @@
 """Every number of one method (FQ per type, S_suc, RR, robustness, utility), each computed by
-leak-metrics from the stored verdicts, and the assembly of results.json.
+leak-metrics from the method's stored cells (:class:`MethodCells`). Scoring runs no model and
+calls no stage: the pipeline runs them and hands over their cells.
 
 Unjudged verdicts (None) are never counted as wrong; they are counted. Everything here is
 recomputed from the cells at every run (no cell stores a score), so a resumed old run directory
@@ -9,15 +10,12 @@ FQ (:mod:`.type_checks`) and the utility axis.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from .attacking import relearn_data
 from .records import Record
 from .type_checks import CHANCE_LABEL, question_chance, type_checks
-from .unlearning import UnlearnedModel, training_summary
-
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+from .unlearning import training_summary
 
 Verdicts = list[bool | None]
 
@@ -26,39 +24,67 @@ def verdicts(table: dict[str, Any], qs: list[Record]) -> Verdicts:
     return [table["correct"][q["id"]] for q in qs]
 
 
+@dataclass(frozen=True)
+class MethodCells:
+    """The stored cells one method's scores are computed from (the pipeline runs the stages).
+
+    Attributes:
+        method: the method's name.
+        record: its unlearn record (``METHOD/unlearn``).
+        evaluation: the ``METHOD/eval`` cell (greedy answers and verdicts).
+        attacks: attack name -> its ``METHOD/attack-ATTACK`` cell, in the run's attack order.
+        bbh: the ``METHOD/bbh`` cell, None with BBH off.
+    """
+
+    method: str
+    record: dict[str, Any] | None
+    evaluation: dict[str, Any]
+    attacks: dict[str, dict[str, Any]]
+    bbh: dict[str, Any] | None = None
+
+
+def successfully_unlearned_ids(
+    base: dict[str, Any], ev: dict[str, Any], scored: dict[str, list[Record]]
+) -> dict[str, list[str]]:
+    """S_suc per type: the ids the base model answered right and the unlearned model not."""
+    from leak_metrics import successfully_unlearned
+
+    s_suc: dict[str, list[str]] = {}
+    for qtype, qs in scored.items():
+        ids = [q["id"] for q in qs]
+        s_suc[qtype] = successfully_unlearned(
+            {i: base["correct"][i] for i in ids}, {i: ev["correct"][i] for i in ids}
+        )
+    return s_suc
+
+
 def score_method(
-    bench: Benchmark,
-    unlearned: UnlearnedModel,
+    cells: MethodCells,
     by_id: dict[str, Record],
     base: dict[str, Any],
     scored: dict[str, list[Record]],
     retain: list[Record],
-    context: dict[str, list[dict[str, str]]],
     bbh_base: dict[str, Any] | None,
+    boot: dict[str, int],
 ) -> dict[str, Any]:
-    """One method's block of results.json: evaluate, attack S_suc, measure utility, then score."""
+    """One method's block of results.json, from its cells: FQ per type, S_suc, RR, robustness and
+    utility. ``boot`` is the bootstrap's ``{"seed", "n_resamples"}``."""
     from leak_metrics import accuracy, forget_quality
 
-    cfg, method = bench.cfg, unlearned.method
-    boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
-    with bench.timer.stage(f"{method}:eval"):
-        ev = bench.evaluate_method(method, by_id, base, unlearned)
+    ev = cells.evaluation
     checks = type_checks(base, scored, boot)
     per_type, s_suc = per_type_scores(base, ev, scored, boot, checks)
     # A type the base model answers at chance gives an FQ that is noise: left out of the pools.
     excluded = {t: c["at_chance"] for t, c in checks.items() if c["at_chance"]}
     multi_qs = [q for t, qs in scored.items() if t != "SH" and t not in excluded for q in qs]
     all_qs = ([] if "SH" in excluded else scored["SH"]) + multi_qs
-    relearn = relearn_data(retain, scored["SH"])
-    attacks_out, rr_cells = attack_scores(
-        bench, unlearned, by_id, s_suc, relearn, context, boot, excluded
-    )
+    attacks_out, rr_cells = attack_scores(cells.attacks, by_id, s_suc, boot, excluded)
     retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
-    utility = utility_scores(bench, unlearned, retain_b, retain_u, bbh_base, boot)
+    utility = utility_scores(retain_b, retain_u, bbh_base, cells.bbh, boot)
     scored_ids = [q["id"] for qs in scored.values() for q in qs] + [q["id"] for q in retain]
     return {
-        "unlearn": unlearned.record,
-        "training": training_summary(unlearned.record, len(scored["SH"])),
+        "unlearn": cells.record,
+        "training": training_summary(cells.record, len(scored["SH"])),
         "per_type": per_type,
         "fq_all_types": forget_quality(
             verdicts(base, all_qs), verdicts(ev, all_qs), **boot
@@ -126,11 +152,9 @@ def per_type_scores(
         accuracy,
         chance_corrected_forget_quality,
         forget_quality,
-        successfully_unlearned,
     )
 
     per_type: dict[str, Any] = {}
-    s_suc: dict[str, list[str]] = {}
     for qtype, qs in scored.items():
         b, u = verdicts(base, qs), verdicts(ev, qs)
         chance, at_chance = checks[qtype]["chance"], checks[qtype]["at_chance"]
@@ -150,24 +174,17 @@ def per_type_scores(
             "fq_chance_corrected": fq_cc,
             "labels": {"chance": CHANCE_LABEL},
         }
-        ids = [q["id"] for q in qs]
-        s_suc[qtype] = successfully_unlearned(
-            {i: base["correct"][i] for i in ids}, {i: ev["correct"][i] for i in ids}
-        )
-    return per_type, s_suc
+    return per_type, successfully_unlearned_ids(base, ev, scored)
 
 
 def attack_scores(
-    bench: Benchmark,
-    unlearned: UnlearnedModel,
+    attack_cells: dict[str, dict[str, Any]],
     by_id: dict[str, Record],
     s_suc: dict[str, list[str]],
-    relearn: list[dict[str, str]],
-    context: dict[str, list[dict[str, str]]],
     boot: dict[str, int],
     excluded: dict[str, str] | None = None,
-) -> tuple[dict[str, Any], dict[str, Verdicts]]:
-    """Every attack on S_suc (its cell), scored: RR by hop and per type, and what guessing would
+) -> tuple[dict[str, Any], dict[tuple[str, str], Verdicts]]:
+    """Every attack's cell on S_suc, scored: RR by hop and per type, and what guessing would
     recover; and each (attack, hop) cell's per-item recoveries (for robustness).
 
     Every S_suc item is attacked (the attack cell does not depend on scoring), but the items of a
@@ -175,18 +192,12 @@ def attack_scores(
     "recoveries" are guesses) stay out of RR by hop and of robustness, as they stay out of FQ."""
     from leak_metrics.metrics import hop_of
 
-    method = unlearned.method
     excluded = excluded or {}
     type_of = {i: t for t, ids in s_suc.items() for i in ids}
-    suc_ids = list(type_of)
-    known_ids = [i for i in suc_ids if type_of[i] not in excluded]
+    known_ids = [i for i in type_of if type_of[i] not in excluded]
     attacks_out: dict[str, Any] = {}
     rr_cells: dict[tuple[str, str], Verdicts] = {}
-    for attack in bench.cfg.attacks:
-        with bench.timer.stage(f"{method}:attack:{attack}"):
-            res = bench.attack(
-                method, attack, [by_id[i] for i in suc_ids], relearn, context, unlearned
-            )
+    for attack, res in attack_cells.items():
         for hop in ("SH", "MH"):
             rr_cells[(attack, hop)] = [
                 res["recovered"][i] for i in known_ids if hop_of(type_of[i]) == hop
@@ -271,11 +282,10 @@ def recovery_scores(
 
 
 def utility_scores(
-    bench: Benchmark,
-    unlearned: UnlearnedModel,
     retain_base: Verdicts,
     retain_unlearned: Verdicts,
     bbh_base: dict[str, Any] | None,
+    bbh_unlearned: dict[str, Any] | None,
     boot: dict[str, int],
 ) -> dict[str, Any]:
     """Utility: the retain-accuracy ratio, the BBH ratio when BBH is on, and the radar's utility
@@ -296,9 +306,8 @@ def utility_scores(
             "bbh_ratio": "BBH ratio: BBH accuracy of theta_u / theta_p on the same examples",
         },
     }
-    if bbh_base is not None:
-        with bench.timer.stage(f"{unlearned.method}:bbh"):
-            bbh_u = bench.bbh(f"{unlearned.method}/bbh", unlearned)
+    if bbh_base is not None and bbh_unlearned is not None:
+        bbh_u = bbh_unlearned
         bbh_ratio = utility_ratio(bbh_base["correct"], bbh_u["correct"], **boot)
         utility.update(
             bbh_ratio=bbh_ratio.to_dict(), base=bbh_base["overall"], unlearned=bbh_u["overall"]

@@ -121,8 +121,8 @@ class Attack(ABC, Generic[ConfigT]):
     """A recovery attack: given an unlearned model and questions, return raw responses.
 
     Subclasses derive from ``Attack[TheirConfig]`` (so ``self.config`` is typed), set ``name``,
-    ``config_cls``, ``required_fields`` (record fields) and ``requires`` (the
-    :class:`AttackInputs` fields they use), and implement ``_run``, which receives exactly the
+    ``config_cls``, ``required_fields`` (record fields), ``requires`` (the
+    :class:`AttackInputs` fields they use) and ``changes_weights``, and implement ``_run``, which receives exactly the
     inputs named in ``requires`` as keyword arguments, plus ``progress``. ``run`` validates the
     records, checks the required inputs, accepts a model path or an in-memory model, and returns
     one :class:`AttackResult` per question in the input order.
@@ -132,6 +132,11 @@ class Attack(ABC, Generic[ConfigT]):
     config_cls: ClassVar[type[AttackConfig]]
     required_fields: ClassVar[tuple[str, ...]] = ("id", "question")
     requires: ClassVar[tuple[str, ...]] = ()
+    changes_weights: ClassVar[bool] = False
+    """The attack changes the attacked model's weights (re-quantizes, fine-tunes a copy): it needs
+    them in memory, and no served endpoint can run it. The others only read the model."""
+    needs_endpoint: ClassVar[bool] = False
+    """The attack itself asks a remote service (none of the built-ins does)."""
     config: ConfigT
 
     def __init__(self, config: ConfigT | None = None) -> None:

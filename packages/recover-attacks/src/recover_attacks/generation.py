@@ -1,15 +1,24 @@
-"""Prompt formatting (ARCHITECTURE.md section 3) and :func:`generate`, the entry point every
-stage uses; the decoding itself is :class:`~recover_attacks.engine.LocalEngine`."""
+""":func:`generate`, the entry point every stage uses, and the prompt formatting it re-exports
+(ARCHITECTURE.md section 3, written in :mod:`recover_attacks.engine.prompts`); the decoding
+itself is :class:`~recover_attacks.engine.LocalEngine`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
 from .engine.config import DecodingConfig
 from .engine.local import LocalEngine, model_device
+from .engine.prompts import (
+    FALLBACK_TEMPLATE,
+    as_question,
+    format_messages,
+    format_prompt,
+    has_chat_template,
+    prompt_has_special_tokens,
+)
 
 __all__ = [
     "FALLBACK_TEMPLATE",
@@ -20,51 +29,6 @@ __all__ = [
     "model_device",
     "prompt_has_special_tokens",
 ]
-
-FALLBACK_TEMPLATE = "Question: {q}\nAnswer:"
-
-
-def has_chat_template(tokenizer: Any) -> bool:
-    return bool(getattr(tokenizer, "chat_template", None))
-
-
-def format_messages(tokenizer: Any, messages: Sequence[Mapping[str, str]]) -> str:
-    """Format a chat (user/assistant turns, ending with a user turn) as a generation prompt.
-
-    Without a chat template, turns are rendered with the ``Question:/Answer:`` fallback.
-    """
-    if has_chat_template(tokenizer):
-        return tokenizer.apply_chat_template(
-            [dict(m) for m in messages], add_generation_prompt=True, tokenize=False
-        )
-    parts = []
-    for m in messages:
-        if m["role"] == "user":
-            parts.append(FALLBACK_TEMPLATE.format(q=m["content"]))
-        else:
-            parts[-1] = f"{parts[-1]} {m['content']}"
-    return "\n\n".join(parts)
-
-
-def format_prompt(tokenizer: Any, question: str) -> str:
-    """The prompt a question is shown with: one user turn + generation prompt (or the fallback)."""
-    return format_messages(tokenizer, [{"role": "user", "content": question}])
-
-
-def prompt_has_special_tokens(tokenizer: Any) -> bool:
-    """Chat templates already write BOS/role tokens; the fallback needs the tokenizer's own."""
-    return not has_chat_template(tokenizer)
-
-
-def _as_question(item: Any, index: int) -> str:
-    if isinstance(item, str):
-        return item
-    if isinstance(item, Mapping) and isinstance(item.get("question"), str):
-        return item["question"]
-    raise TypeError(
-        f"generate: item #{index} must be a question string or a record with a 'question' "
-        f"string, got {type(item).__name__}"
-    )
 
 
 @torch.no_grad()
@@ -104,7 +68,7 @@ def generate(
     """
     if (batch_size is not None and batch_size < 1) or num_return_sequences < 1:
         raise ValueError("batch_size and num_return_sequences must be >= 1")
-    items = [_as_question(q, i) for i, q in enumerate(questions_or_prompts)]
+    items = [as_question(q, i) for i, q in enumerate(questions_or_prompts)]
     prompts = [format_prompt(tokenizer, q) for q in items] if chat_template else items
     if not prompts:
         return []

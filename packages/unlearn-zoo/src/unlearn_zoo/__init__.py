@@ -8,9 +8,8 @@ Quick use::
     result.model, result.record  # record["variant"], ["epochs_completed"], ["forget_examples_seen"]
 """
 
-__version__ = "0.1.0"
-
-from unlearn_zoo.base import Step, Unlearner, UnlearnResult, save_unlearned
+from unlearn_zoo.base import Step, Unlearner, UnlearnResult
+from unlearn_zoo.checkpoint import save_unlearned
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import format_prompt
 from unlearn_zoo.defaults import default_overrides, size_tier
@@ -23,9 +22,12 @@ from unlearn_zoo.registry import (
     get_unlearner_class,
     list_unlearners,
 )
+from unlearn_zoo.run_types import MethodNeeds
+from unlearn_zoo.version import __version__
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "MethodNeeds",
     "Step",
     "UnknownNameError",
     "UnlearnConfig",

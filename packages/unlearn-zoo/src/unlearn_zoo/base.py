@@ -14,14 +14,11 @@ gradient hooks simple), and runs it through transformers' ``Trainer``.
 from __future__ import annotations
 
 import copy
-import json
 import os
-import platform
 import resource
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,124 +26,34 @@ import torch
 from torch import nn
 from transformers import PrinterCallback, ProgressCallback, TrainingArguments, set_seed
 
+from unlearn_zoo.checkpoint import save_unlearned
 from unlearn_zoo.config import UnlearnConfig, build_config, config_to_dict
 from unlearn_zoo.data import EncodedExample, PairedCollator, PairedDataset, encode_records
 from unlearn_zoo.errors import UnlearnError
 from unlearn_zoo.losses import nll_loss
 from unlearn_zoo.modeling import count_params, unwrap
 from unlearn_zoo.reference import Reference, frozen_reference
+from unlearn_zoo.run_types import (
+    EncodedSets,
+    MethodNeeds,
+    Step,
+    TrainOutcome,
+    UnlearnResult,
+    Wrapped,
+    library_versions,
+)
 from unlearn_zoo.training import (
     LossGuard,
+    QuietProgressCallback,
     SeenTracker,
     StepCap,
     StepTimer,
     StopUnlearning,
     UnlearnTrainer,
+    trainer_name,
 )
 
-RECORD_NAME = "unlearn_record.json"
 Example = Mapping[str, Any]
-
-
-class QuietProgressCallback(ProgressCallback):
-    """transformers' training progress bar without the per-step log lines."""
-
-    def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any) -> None:
-        return None
-
-
-@dataclass
-class UnlearnResult:
-    """``model``: the unlearned in-memory model; ``record``: JSON-able run record."""
-
-    model: nn.Module
-    record: dict[str, Any]
-
-
-@dataclass
-class EncodedSets:
-    """Output of :meth:`Unlearner.encode`: token ids, labels and span masks per example."""
-
-    forget: list[EncodedExample]
-    retain: list[EncodedExample]
-
-
-@dataclass
-class Wrapped:
-    """Output of :meth:`Unlearner.wrap`: the private training copy and what the run needs of it."""
-
-    model: nn.Module
-    """Deep copy of the caller's model after :meth:`Unlearner.prepare` and LoRA (if any)."""
-    original: nn.Module | None
-    """Frozen theta_p for :meth:`Unlearner.post_train` when :meth:`Unlearner.needs_original`."""
-    n_params: int
-    n_trainable: int
-
-
-@dataclass
-class TrainOutcome:
-    """Output of :meth:`Unlearner.train`: how far training went and why it stopped."""
-
-    steps: int
-    """Optimizer steps taken."""
-    planned_steps: int
-    """Optimizer steps that ``epochs`` asks for (before any ``max_steps`` cap)."""
-    epochs_completed: float
-    forget_examples_seen: int
-    """Distinct forget examples that went into a checked loss (all ranks)."""
-    cap_hit: bool
-    """``max_steps`` stopped training before ``epochs`` were done."""
-    stop_reason: str
-    stop_message: str | None
-    loss_curve: list[dict[str, float]]
-    train_time_s: float
-    step_times_s: list[float]
-    """Wall time of each optimizer step (the first includes warm-up)."""
-    trainer: str
-    device: str
-    world_size: int
-    is_main: bool
-
-
-@dataclass
-class Step:
-    """One joint forward: forget rows ``[:n_forget]`` then their paired retain rows."""
-
-    inputs: dict[str, torch.Tensor]
-    n_forget: int
-    outputs: Any
-    """What :meth:`Unlearner.forward` returned for ``inputs`` (logits by default)."""
-
-    def forget(self, key: str) -> torch.Tensor:
-        return self.inputs[key][: self.n_forget]
-
-    def retain(self, key: str) -> torch.Tensor:
-        return self.inputs[key][self.n_forget :]
-
-
-def _trainer_name(trainer: Any) -> str:
-    """``transformers.Trainer`` or ``trl.SFTTrainer``: the library class our subclass extends."""
-    parent = type(trainer).__mro__[1]
-    return f"{parent.__module__.split('.')[0]}.{parent.__name__}"
-
-
-def library_versions() -> dict[str, str]:
-    import accelerate
-    import peft
-    import transformers
-    import trl
-
-    from unlearn_zoo import __version__
-
-    return {
-        "unlearn_zoo": __version__,
-        "torch": torch.__version__,
-        "transformers": transformers.__version__,
-        "trl": trl.__version__,
-        "peft": peft.__version__,
-        "accelerate": accelerate.__version__,
-        "python": platform.python_version(),
-    }
 
 
 class Unlearner:
@@ -161,6 +68,10 @@ class Unlearner:
     - ``retain_term``: the retain term's name in :meth:`variant` (``"retain_nll"`` by default).
     - ``retain_in_method``: the published method includes the retain term at weight 1 (GradDiff,
       RMU, AS); otherwise the term is an add-on that :meth:`variant` names.
+    - ``frozen_forward``: a step runs theta_p forward besides the trained model without a
+      reference of its own (AS: the same model with its adapters off).
+
+    :meth:`needs` sums these up for planners (reference model, retain set, frozen copies).
     """
 
     name: ClassVar[str] = "base"
@@ -171,6 +82,7 @@ class Unlearner:
     needs_reference: ClassVar[bool] = False
     retain_term: ClassVar[str] = "retain_nll"
     retain_in_method: ClassVar[bool] = False
+    frozen_forward: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -237,6 +149,12 @@ class Unlearner:
     def needs_original(self) -> bool:
         """Whether :meth:`post_train` needs a frozen copy of theta_p (TV)."""
         return False
+
+    def needs(self) -> MethodNeeds:
+        """What this configured method needs beside the model it trains (:class:`MethodNeeds`)."""
+        reference = self.needs_reference or self.frozen_forward
+        copies = int(self.needs_reference and not self.config.use_lora) + int(self.needs_original())
+        return MethodNeeds(reference, self.uses_retain(), self.needs_spans, copies)
 
     def variant(self) -> str:
         """The objective actually run, e.g. ``"npo"`` or ``"npo+retain_nll(w=1.0)"``."""
@@ -395,7 +313,7 @@ class Unlearner:
                 loss_curve=guard.curve,
                 train_time_s=round(train_time, 3),
                 step_times_s=timer.times,
-                trainer=_trainer_name(trainer),
+                trainer=trainer_name(trainer),
                 device=str(args.device),
                 world_size=args.world_size,
                 is_main=args.process_index == 0,
@@ -519,18 +437,3 @@ class Unlearner:
         }
         record.update(self.extra_record())
         return record
-
-
-def save_unlearned(
-    unlearner: Unlearner, model: nn.Module, tokenizer: Any, record: dict[str, Any], out: Path
-) -> None:
-    """Write the checkpoint (safetensors, or the peft adapter), tokenizer and the run record."""
-    out.mkdir(parents=True, exist_ok=True)
-    hf_quantizer = getattr(model, "hf_quantizer", None)
-    if hf_quantizer is not None:  # GGUF-loaded models carry a quantizer; the weights are float.
-        hf_quantizer.remove_quantization_config(model)
-    model.save_pretrained(out, safe_serialization=True)
-    if tokenizer is not None:
-        tokenizer.save_pretrained(out)
-    unlearner.save_extra(model, out)
-    (out / RECORD_NAME).write_text(json.dumps(record, indent=2))

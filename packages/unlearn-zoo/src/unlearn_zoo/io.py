@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unlearn_zoo.base import RECORD_NAME
+from unlearn_zoo.checkpoint import RECORD_NAME
 
 
 def load_record(output_dir: str | Path) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 from torch import nn
-from transformers import Trainer, TrainerCallback
+from transformers import ProgressCallback, Trainer, TrainerCallback
 
 
 class StopUnlearning(Exception):
@@ -168,3 +168,16 @@ class UnlearnTrainer(Trainer):
         self.guard.check(model, self.state.global_step, loss, parts)
         self.tracker.add(index)
         return (loss, None) if return_outputs else loss
+
+
+class QuietProgressCallback(ProgressCallback):
+    """transformers' training progress bar without the per-step log lines."""
+
+    def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any) -> None:
+        return None
+
+
+def trainer_name(trainer: Any) -> str:
+    """``transformers.Trainer`` or ``trl.SFTTrainer``: the library class our subclass extends."""
+    parent = type(trainer).__mro__[1]
+    return f"{parent.__module__.split('.')[0]}.{parent.__name__}"

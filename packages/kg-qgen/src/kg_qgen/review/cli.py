@@ -55,12 +55,12 @@ def review_command(
     from kg_qgen.review.summary import annotations_csv, format_summary, summarize
 
     if summary:
-        from kg_qgen.cli import _check_writable_file
         from kg_qgen.review.session import open_store
+        from kg_qgen.writable import check_writable_file
 
         for option, path in (("--export-csv", export_csv), ("--export-json", export_json)):
             if path is not None:  # refused before anything is read or written
-                _check_writable_file(path, option)
+                check_writable_file(path, option)
 
         store = open_store(set_dir, db_path)
         sample, annotations = store.sample(), store.annotations()

@@ -1,4 +1,5 @@
-"""Judge registry: built-in ``alias`` and ``llm``, plus plugins from entry points ``leakres.judges``.
+"""Judges and their registry (:mod:`leak_metrics.judges.registry`): built-in ``alias`` and
+``llm``, plus plugins from entry points ``leakres.judges``.
 
 A plugin entry point must resolve to a callable (a ``Judge`` subclass or factory) that accepts the
 keyword arguments given to :func:`get_judge`. Names are case-insensitive; built-ins, including
@@ -6,9 +7,6 @@ judges added with :func:`register_judge`, come before plugins (:mod:`leak_metric
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from leak_metrics.judges.alias import AliasJudge, AliasJudgeConfig
 from leak_metrics.judges.answer_span import ANSWER_STOP_STRINGS, answer_stop, committed_answer
@@ -30,40 +28,15 @@ from leak_metrics.judges.llm import (
     build_messages,
     parse_reply,
 )
-from leak_metrics.plugins import Registry
-
-ENTRY_POINT_GROUP = "leakres.judges"
-
-
-def _alias_factory(**kwargs: Any) -> Judge:
-    return AliasJudge(AliasJudgeConfig(**kwargs))
-
-
-JUDGES: Registry[Callable[..., Judge]] = Registry(
-    "judge",
+from leak_metrics.judges.registry import (
     ENTRY_POINT_GROUP,
-    {"alias": _alias_factory, "llm": LLMJudge.from_openai},
+    JUDGES,
+    available_judges,
+    get_judge,
+    judge_class,
+    judge_needs_endpoint,
+    register_judge,
 )
-
-
-def register_judge(name: str, factory: Callable[..., Judge]) -> None:
-    """Register a judge factory under ``name``: it replaces a built-in of that name and takes
-    precedence over plugins."""
-    JUDGES.register(name, factory)
-
-
-def available_judges() -> list[str]:
-    """Names accepted by :func:`get_judge` (built-ins first, then plugins)."""
-    return JUDGES.names()
-
-
-def get_judge(name: str, **overrides: Any) -> Judge:
-    """Build the judge registered as ``name`` with ``overrides``.
-
-    ``get_judge("alias")``; ``get_judge("llm", model="gpt-4o-mini", base_url=..., api_key=...)``.
-    """
-    return JUDGES.get(name)(**overrides)
-
 
 __all__ = [
     "ANSWER_STOP_STRINGS",
@@ -88,6 +61,8 @@ __all__ = [
     "committed_answer",
     "get_judge",
     "judge_any",
+    "judge_class",
+    "judge_needs_endpoint",
     "labelled_agreement",
     "load_labels",
     "parse_reply",

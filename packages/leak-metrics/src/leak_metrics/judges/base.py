@@ -20,6 +20,16 @@ class Judge(ABC):
     name: str = "judge"
     config_cls: ClassVar[type[Any] | None] = None
     """The dataclass of the judge's settings (None: the judge has none)."""
+    needs_endpoint: ClassVar[bool] = False
+    """The judge asks a model over the network (an OpenAI-compatible endpoint: a model name, a
+    URL or a key), so a caller checks it before the work (``check_endpoint``)."""
+    api_key_env_vars: ClassVar[tuple[str, ...]] = ()
+    """The environment variables it reads its API key from, in order (none: it needs no key)."""
+
+    @staticmethod
+    def api_key_from_env() -> tuple[str, str] | None:
+        """``(variable, key)`` it would use from the environment; None (also: needs none)."""
+        return None
 
     @abstractmethod
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:

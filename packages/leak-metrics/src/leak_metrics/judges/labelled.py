@@ -191,7 +191,7 @@ def agreement_table(judge: Judge, labelled: list[LabelledResponse]) -> Agreement
 
 @lru_cache(maxsize=8)
 def _shipped_agreement(judge_name: str) -> dict[str, Any]:
-    from leak_metrics.judges import get_judge  # the registry imports this module
+    from leak_metrics.judges.registry import get_judge
 
     table = agreement_table(get_judge(judge_name), load_labels())
     return {"labels": SHIPPED_LABELS, "n": table.overall.n, **table.as_dict()}

@@ -38,7 +38,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 from urllib.parse import unquote, urlsplit
 
 from leak_metrics._optional import require
@@ -47,6 +47,7 @@ from leak_metrics.errors import JudgeEndpointError
 from leak_metrics.judges.answer_span import committed_answer
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
+from leak_metrics.judges.local_backend import TransformersChatBackend
 from leak_metrics.judges.prompt_rules import COMMITTED_ANSWER_RULE, HEDGE_RULE, YES_NO_RULE
 from leak_metrics.redact import redact, strip_url_credentials, url_secrets
 
@@ -161,6 +162,12 @@ API_KEY_ENV_VARS = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_API_KEY")
 NO_KEY = "no-key"
 
 
+def api_key_from_env() -> tuple[str, str] | None:
+    """``(variable, key)``: the first of :data:`API_KEY_ENV_VARS` that is set, None when none is;
+    the key the judge sends when no ``api_key`` is given (callers must never print the key)."""
+    return next(((v, os.environ[v]) for v in API_KEY_ENV_VARS if os.environ.get(v)), None)
+
+
 class OpenAIChatBackend:
     """Chat completions through the ``openai`` client (extra ``llm``), temperature 0.
 
@@ -172,8 +179,8 @@ class OpenAIChatBackend:
         self, config: OpenAIBackendConfig, api_key: str | None = None, *, max_retries: int = 0
     ) -> None:
         openai = require("openai", "llm", "the LLM judge over an OpenAI-compatible endpoint")
-        env_key = next((os.environ[v] for v in API_KEY_ENV_VARS if os.environ.get(v)), "")
-        key = api_key or env_key or NO_KEY
+        found = api_key_from_env()
+        key = api_key or (found[1] if found else "") or NO_KEY
         self.max_retries = max_retries
         self.config = config
         self.model_name = config.model
@@ -257,60 +264,6 @@ class OpenAIChatBackend:
         return text, usage
 
 
-class TransformersChatBackend:
-    """A local chat model (extra ``local``), greedy decoding; one request at a time because the
-    model is not thread-safe, so ``LLMJudge`` serialises calls through a lock."""
-
-    def __init__(self, model: Any, tokenizer: Any, *, max_new_tokens: int = 96) -> None:
-        require("torch", "local", "the local LLM judge")
-        self.model = model
-        self.tokenizer = tokenizer
-        self.max_new_tokens = max_new_tokens
-        self.model_name = str(getattr(model.config, "_name_or_path", "") or type(model).__name__)
-        self._lock = threading.Lock()
-
-    def __repr__(self) -> str:
-        return f"TransformersChatBackend(model={self.model_name!r})"
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "backend": "transformers",
-            "model": self.model_name,
-            "max_new_tokens": self.max_new_tokens,
-        }
-
-    def redact(self, text: str) -> str:
-        return redact(text)
-
-    def check(self) -> None:
-        """A model in memory is always reachable."""
-
-    def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
-        import torch
-
-        if getattr(self.tokenizer, "chat_template", None):
-            prompt = self.tokenizer.apply_chat_template(
-                messages, add_generation_prompt=True, tokenize=False
-            )
-        else:
-            prompt = "\n\n".join(m["content"] for m in messages) + "\n"
-        with self._lock, torch.no_grad():
-            encoded = self.tokenizer(prompt, return_tensors="pt", add_special_tokens=False)
-            output = self.model.generate(
-                **encoded,
-                do_sample=False,
-                max_new_tokens=self.max_new_tokens,
-                pad_token_id=self.tokenizer.pad_token_id or self.tokenizer.eos_token_id,
-            )
-        new_tokens = output[0, encoded["input_ids"].shape[1] :]
-        text = self.tokenizer.decode(new_tokens, skip_special_tokens=True)
-        usage = {
-            "prompt_tokens": int(encoded["input_ids"].shape[1]),
-            "completion_tokens": int(new_tokens.shape[0]),
-        }
-        return text, usage
-
-
 @dataclass(frozen=True)
 class LLMJudgeConfig:
     """Reliability settings of the LLM judge.
@@ -331,6 +284,9 @@ class LLMJudge(Judge):
 
     name = "llm"
     config_cls = LLMJudgeConfig
+    needs_endpoint: ClassVar[bool] = True
+    api_key_env_vars: ClassVar[tuple[str, ...]] = API_KEY_ENV_VARS
+    api_key_from_env = staticmethod(api_key_from_env)
 
     def __init__(self, backend: ChatBackend, config: LLMJudgeConfig | None = None) -> None:
         self.backend = backend

@@ -179,8 +179,10 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
                 factory(name, **over.get(name, {}))
             except (KeyError, ValueError, TypeError) as exc:
                 problems.append(f"{kind} {str(exc).strip(chr(39) + chr(34))}")
+    from ..judging import endpoint_judges, needs_endpoint
+
     for name in (n.strip() for n in cfg.judge.split(",")):
-        if name == "llm":
+        if needs_endpoint(name):  # built with its endpoint, checked just below
             continue
         try:
             get_judge(name)
@@ -189,10 +191,10 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
     endpoint = judge_endpoint_problem(cfg)
     if endpoint:
         problems.append(endpoint)
-    elif "llm" in cfg.judge:
+    elif endpoint_judges(cfg):
         where = cfg.judge_base_url or os.environ.get("OPENAI_BASE_URL") or "the OpenAI endpoint"
         where = redact_url(where) if "://" in where else where
-        notes.append(f"llm judge {cfg.judge_model} at {where}")
+        notes.append(f"{endpoint_judges(cfg)[0]} judge {cfg.judge_model} at {where}")
     problems += _check_source(cfg, notes)
     from ..engines import validate_engine
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +15,25 @@ from ..errors import LeakresError
 from ..executors import EXECUTORS
 from ..lock import LOCK_NAME, RunLock, cell_lock_name
 from ..options import RUN_FIELDS, config_options, config_values
-from ..redact import redact_config
-from ..store import check_writable_dir, move_into_place, write_json_atomic, write_text_atomic
+from ..outputs import STAGING_PREFIX, remove_partial_writes
+from ..outputs import seed_everything as _seed_everything
+from ..outputs import write_outputs as _write_outputs
+from ..preflight import validate_names as _validate_names
+from ..store import check_writable_dir
+
+# Moved to leakres_cli.outputs (the library entry point writes them too); the old names stay
+# importable from here for `leakres eval` and the tests.
+__all__ = [
+    "PREFLIGHT_GIVEN",
+    "STAGING_PREFIX",
+    "_seed_everything",
+    "_validate_names",
+    "_write_outputs",
+    "build_config",
+    "config_from_params",
+    "remove_partial_writes",
+    "run_command",
+]
 
 # Raw option values the preflight needs to tell "given" from "the preset's default".
 PREFLIGHT_GIVEN = (
@@ -30,16 +45,6 @@ PREFLIGHT_GIVEN = (
     "executor",
 )
 # Outputs are rendered here (inside --out) before they replace the previous ones.
-STAGING_PREFIX = ".outputs-"
-
-
-def _seed_everything(seed: int) -> None:
-    import numpy as np
-    import torch
-
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
 
 
 @click.command("run")
@@ -236,75 +241,19 @@ def build_config(
 def _execute(
     cfg: RunConfig, out_dir: Path, quiet: bool, model_path: str, engine_options: dict
 ) -> None:
-    _seed_everything(cfg.seed)
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    """One model's run through the library entry point (:func:`leakres_cli.run_benchmark`); the
+    command has checked the configuration and holds the lock of --out already."""
+    from ..api import run_benchmark
 
-    from ..pipeline import Benchmark
-    from ..summary import render
-
-    bench = Benchmark(cfg, out_dir, progress=not quiet, engine_options=engine_options)
-    results = bench.run()
-    # A run resumed from finished cells never loads the model, so the pipeline has no path to report;
-    # the resolved one is the same, and keeps results.json equal to an uninterrupted run's.
-    if results.get("model_path") is None:
-        results["model_path"] = model_path
-    results["config"] = redact_config(results["config"])
-    text = render(results)
-    written = _write_outputs(results, text, out_dir)
-    click.echo(text)
+    done = run_benchmark(
+        cfg, out_dir, progress=not quiet, engine_options=engine_options, model_path=model_path,
+        lock=False, checks=False,
+    )  # fmt: skip
+    click.echo(done.summary)
     click.echo(
-        f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and "
-        f"{len(written) - 2} table/plot files"
+        f"Wrote {done.results_json}, {done.summary_md} and {len(done.tables)} table/plot files"
     )
-    from ..report import write_report
-
-    click.echo(f"Wrote {write_report([out_dir])} (open it in a browser)")
-
-
-def _write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list[Path]:
-    """results.json, summary.md, tables/ and plots/ of this run, all rendered before any is replaced.
-
-    They are rendered into a staging directory inside ``out_dir`` (same file system), then moved into
-    place (:func:`~leakres_cli.store.move_into_place`), results.json last: a crash while rendering leaves every previous output
-    as it was, and a results.json on disk always comes with the summary, tables and plots of its run.
-    """
-    from ..paper_report import write_paper_report
-
-    try:
-        staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=STAGING_PREFIX))
-    except OSError as exc:
-        raise LeakresError(f"cannot write into {out_dir}: {exc.strerror or exc}") from exc
-    try:
-        try:
-            write_text_atomic(staging / "summary.md", summary)
-            write_paper_report(results, staging)
-            write_json_atomic(staging / "results.json", results)
-        except OSError as exc:  # matplotlib writes the plots itself
-            raise LeakresError(f"cannot write the tables/plots into {out_dir}: {exc}") from exc
-        except LeakresError as exc:  # name the file the user knows, not the staging copy
-            raise LeakresError(str(exc).replace(str(staging), str(out_dir))) from exc
-        files = sorted(p for p in staging.rglob("*") if p.is_file())
-        files.sort(key=lambda p: p.name == "results.json")  # stable: results.json last
-        written = []
-        for src in files:
-            dest = out_dir / src.relative_to(staging)
-            try:
-                move_into_place(src, dest)
-            except OSError as exc:
-                raise LeakresError(f"cannot write {dest}: {exc.strerror or exc}") from exc
-            written.append(dest)
-        return written
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
-def remove_partial_writes(out_dir: Path) -> None:
-    """Temp files and staging directories a killed run left behind (call with the run lock held)."""
-    for staging in out_dir.glob(f"{STAGING_PREFIX}*"):
-        shutil.rmtree(staging, ignore_errors=True)
-    for tmp in out_dir.rglob(".*.tmp"):
-        if tmp.is_file():
-            tmp.unlink(missing_ok=True)
+    click.echo(f"Wrote {done.report_html} (open it in a browser)")
 
 
 def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NAME) -> None:
@@ -351,26 +300,3 @@ def _parse_overrides(items: tuple[str, ...], methods: tuple[str, ...], attacks: 
                 f"nor a selected attack ({', '.join(attacks)})"
             )
     return method_over, attack_over
-
-
-def _validate_names(cfg) -> None:
-    """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
-    from leak_metrics import get_judge
-    from recover_attacks import get_attack
-    from unlearn_zoo import get_unlearner
-
-    for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
-                                 (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
-        for name in names:
-            try:
-                factory(name, **over.get(name, {}))
-            except (KeyError, ValueError, TypeError) as exc:
-                raise LeakresError(str(exc).strip("'\"")) from exc
-    try:
-        for name in cfg.judge.split(","):
-            if name.strip() != "llm":  # the llm judge needs its endpoint, checked when it runs
-                get_judge(name.strip())
-            elif not cfg.judge_model:
-                raise LeakresError("--judge llm needs --judge-model (and usually --judge-base-url)")
-    except (KeyError, ValueError, TypeError) as exc:
-        raise LeakresError(str(exc).strip("'\"")) from exc

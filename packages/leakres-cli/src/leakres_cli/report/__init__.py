@@ -43,7 +43,7 @@ def render_report(runs: Sequence[RunData]) -> str:
     """The HTML text of the report for ``runs`` (at least one)."""
     if not runs:
         raise ValueError("render_report needs at least one run")
-    from .. import __version__
+    from ..version import __version__
 
     views = [build_view(run, i) for i, run in enumerate(runs)]
     comparison = build_comparison(views) if len(runs) > 1 else None

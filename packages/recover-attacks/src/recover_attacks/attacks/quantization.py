@@ -314,6 +314,7 @@ class QuantizationAttack(Attack[QuantizationConfig]):
     """Greedy decoding of a quantized copy of the unlearned model."""
 
     name = "quantization"
+    changes_weights = True
     config_cls = QuantizationConfig
 
     def run(

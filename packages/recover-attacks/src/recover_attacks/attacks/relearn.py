@@ -177,6 +177,7 @@ class RelearnAttack(Attack[RelearnConfig]):
     """Needs ``relearn_data``: (question, answer) pairs or records, none a forgotten fact."""
 
     name = "relearn"
+    changes_weights = True
     config_cls = RelearnConfig
     requires = ("relearn_data",)
 

@@ -70,9 +70,9 @@ class Engine(ABC):
         progress: bool = False,
     ) -> list[list[str]]:
         """Format each question (string or record with ``question``) and :meth:`complete` it."""
-        from ..generation import _as_question
+        from .prompts import as_question
 
-        prompts = [self.format_prompt(_as_question(q, i)) for i, q in enumerate(questions)]
+        prompts = [self.format_prompt(as_question(q, i)) for i, q in enumerate(questions)]
         return self.complete(prompts, config, progress=progress)
 
     def generate_fn(self, **defaults: Any) -> GenerateFn:

@@ -197,7 +197,7 @@ class LocalEngine(Engine):
     # -- Engine interface -------------------------------------------------------------------
 
     def format_prompt(self, question: str) -> str:
-        from ..generation import format_prompt
+        from .prompts import format_prompt
 
         return format_prompt(self.tokenizer, question)
 

@@ -105,7 +105,7 @@ class OpenAIEngine(Engine):
                 "OpenAIEngine: formatting questions needs the model's tokenizer (tokenizer=...); "
                 "or pass formatted prompts to complete()"
             )
-        from ..generation import format_prompt
+        from .prompts import format_prompt
 
         return format_prompt(self.tokenizer, question)
 

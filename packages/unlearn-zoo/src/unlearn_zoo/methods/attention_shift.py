@@ -137,6 +137,7 @@ class ASUnlearner(Unlearner):
     needs_spans: ClassVar[bool] = True
     retain_term: ClassVar[str] = "retain_attention_kl"
     retain_in_method: ClassVar[bool] = True
+    frozen_forward: ClassVar[bool] = True  # the KL targets: the same model, adapters off
 
     def validate_data(self, forget: list[EncodedExample]) -> None:
         if not any(any(e.important_mask) for e in forget):

@@ -1,18 +1,28 @@
-"""Utility on BIG-Bench-Hard (leak-metrics' bbh): where its data is read from, and one model's
-answers (cells ``bbh-base`` and ``METHOD/bbh``)."""
+"""The BIG-Bench-Hard stage (leak-metrics' bbh), one half of the utility axis: where its data is
+read from, and one model's answers (cells ``bbh-base`` and ``METHOD/bbh``). The ratio itself is
+scored in :mod:`.scoring`."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .config import RunConfig
 from .errors import LeakresError
+from .store import CellStore
 
-if TYPE_CHECKING:
-    from .pipeline import Benchmark
+
+class BBHHost(Protocol):
+    """What the BBH cell takes from the run (the pipeline's ``Benchmark`` is one)."""
+
+    cfg: RunConfig
+    store: CellStore
+
+    def model(self) -> tuple[Any, Any]: ...
+
+    def bbh_data(self) -> dict[str, Any]: ...
 
 
 def bbh_data(cfg: RunConfig) -> dict[str, Any]:
@@ -48,7 +58,7 @@ def bbh_data(cfg: RunConfig) -> dict[str, Any]:
     return {"tasks": tasks, "data_dir": str(bbh_dir), "source": "local"}
 
 
-def bbh(bench: Benchmark, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
+def bbh(bench: BBHHost, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
     """BIG-Bench-Hard answers of the model (a cell), for the utility ratio."""
 
     def compute() -> dict[str, Any]:

@@ -1,0 +1,152 @@
+"""The library entry point: one benchmark run from Python, without click.
+
+::
+
+    from leakres_cli import RunConfig, run_benchmark
+
+    done = run_benchmark(RunConfig(methods=("ga",), attacks=("probab",)), "runs/notebook")
+    done.results["methods"]["ga"]["fq_all_types"]["value"], done.results_json
+
+``leakres run`` calls the same function for each model of its grid (after its own checks, under
+the lock it holds), so a run from Python and one from the shell write the same files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import RunConfig
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one run produced.
+
+    Attributes:
+        results: the results record, as written to ``results.json`` (ARCHITECTURE.md section 5;
+            the configuration in it has URL credentials redacted).
+        summary: the text of ``summary.md`` (what ``leakres run`` prints).
+        out_dir: the run directory (cells, outputs, lock).
+        results_json: ``out_dir/results.json``.
+        summary_md: ``out_dir/summary.md``.
+        tables: every other output file written with them (``tables/``, ``plots/``).
+        report_html: ``out_dir/report.html``, None when ``report=False``.
+    """
+
+    results: dict[str, Any]
+    summary: str
+    out_dir: Path
+    results_json: Path
+    summary_md: Path
+    tables: tuple[Path, ...]
+    report_html: Path | None
+
+
+def run_benchmark(
+    config: RunConfig,
+    out_dir: str | Path,
+    *,
+    progress: bool = False,
+    engine_options: dict[str, Any] | None = None,
+    model_path: str | None = None,
+    report: bool = True,
+    lock: bool = True,
+    checks: bool = True,
+) -> RunResult:
+    """Run the benchmark of one model (``config.model``) into ``out_dir``; return what it wrote.
+
+    A rerun with the same configuration and ``out_dir`` reuses the finished cells (resume).
+
+    Args:
+        config: the run configuration (``leakres_cli.config.preset_config(name, **fields)`` gives a
+            preset's); a multi-model grid (``config.models``) is ``leakres run``'s to split.
+        out_dir: the run directory; created when missing.
+        progress: show progress bars.
+        engine_options: ``GenerationRouter`` options of ``--engine openai`` (``startup_timeout``,
+            ``concurrency``).
+        model_path: the resolved model path to record when a resumed run never loads the model
+            (default: resolved here from ``config.model``).
+        report: also write ``report.html``.
+        lock: hold the run lock of ``out_dir`` for the run (``leakres run`` holds it itself).
+        checks: make ``leakres run``'s checks first (names, engine, judge endpoint, source size),
+            before ``out_dir`` is created: a refused run leaves nothing behind.
+
+    Raises:
+        LeakresError: a one-line reason the run cannot start or go on.
+    """
+    from .errors import LeakresError
+
+    if len(config.models) > 1:
+        raise LeakresError(
+            f"run_benchmark runs one model; config.models has {len(config.models)} (use "
+            "leakres_cli.grid.model_config(config, name) per model, as `leakres run` does)"
+        )
+    out = Path(out_dir)
+    if checks:
+        from .grid import check_run_config
+        from .preflight import check, validate_names
+
+        validate_names(config)
+        check_run_config(config)
+        check(config, {})
+    if model_path is None:
+        from .models import resolve_model
+
+        model_path = resolve_model(config.model)
+    out.mkdir(parents=True, exist_ok=True)
+    run_lock = None
+    if lock:
+        from .lock import RunLock
+
+        run_lock = RunLock(out)
+        run_lock.acquire()
+    try:
+        return _run_locked(config, out, progress, engine_options, model_path, report)
+    finally:
+        if run_lock is not None:
+            run_lock.release()
+
+
+def _run_locked(
+    cfg: RunConfig,
+    out: Path,
+    progress: bool,
+    engine_options: dict[str, Any] | None,
+    model_path: str,
+    report: bool,
+) -> RunResult:
+    from .outputs import remove_partial_writes, seed_everything, write_outputs
+    from .pipeline import Benchmark
+    from .redact import redact_config
+    from .summary import render
+
+    remove_partial_writes(out)  # under the lock: whatever a killed run left behind
+    seed_everything(cfg.seed)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    results = Benchmark(cfg, out, progress=progress, engine_options=engine_options).run()
+    # A run resumed from finished cells never loads the model, so the pipeline has no path to report;
+    # the resolved one is the same, and keeps results.json equal to an uninterrupted run's.
+    if results.get("model_path") is None:
+        results["model_path"] = model_path
+    results["config"] = redact_config(results["config"])
+    text = render(results)
+    written = write_outputs(results, text, out)
+    report_html = None
+    if report:
+        from .report import write_report
+
+        report_html = Path(write_report([out]))
+    others = tuple(p for p in written if p.name not in ("results.json", "summary.md"))
+    return RunResult(
+        results=json.loads((out / "results.json").read_text()),  # the record as written (JSON)
+        summary=text,
+        out_dir=out,
+        results_json=out / "results.json",
+        summary_md=out / "summary.md",
+        tables=others,
+        report_html=report_html,
+    )
