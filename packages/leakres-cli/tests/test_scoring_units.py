@@ -54,6 +54,23 @@ def test_retain_facts_come_first_from_the_forget_relations_with_other_subjects()
     assert select_facts(known, multi, 2, 5, 0) == (forget, retain)
 
 
+def test_one_object_takes_at_most_a_third_of_the_forget_facts() -> None:
+    # Twelve US citizens are reached by the most multi-hop questions; unchecked they would all be
+    # forgotten, and unlearning them unlearns "United States" (the `types` preset's collapse).
+    us = [sh(f"u{i}", f"Person{i}", "citizenship", "United States") for i in range(12)]
+    others = [sh(f"c{i}", f"City{i}", "country", f"Country{i}") for i in range(8)]
+    multi = [{"type": "HS", "target": f["target"]} for f in us for _ in range(3)]
+    multi += [{"type": "HS", "target": f["target"]} for f in others]
+
+    forget, retain = select_facts([*others, *us], multi, n_forget=9, n_retain=4, seed=0)
+
+    assert sum(q["target"]["object"] == "United States" for q in forget) == 3  # ceil(9 / 3)
+    assert len(forget) == 9 and {q["id"] for q in forget}.isdisjoint(q["id"] for q in retain)
+    # the cap gives way when too few other facts are known
+    forget, _ = select_facts([*others[:2], *us], multi, n_forget=9, n_retain=0, seed=0)
+    assert sum(q["target"]["object"] == "United States" for q in forget) == 7
+
+
 def test_run_sizes_keep_the_request_or_shrink_in_proportion() -> None:
     cfg = RunConfig(n_forget=12, n_retain=24)
     assert run_sizes(40, cfg) == (12, 24)

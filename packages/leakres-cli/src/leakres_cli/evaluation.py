@@ -66,13 +66,23 @@ def check_sizes(sizes: dict[str, Any], cfg: RunConfig) -> None:
     )
 
 
+OBJECT_SHARE_DIVISOR = 3
+"""At most 1/3 of the forget facts (and never fewer than 2) may share one (relation, object)
+(:func:`select_facts`). Per object whatever the relation left LL under 40 scored questions at the
+`types` preset's size (tests/test_preset_sizes.py); per (relation, object) keeps every type at 40."""
+
+
 def select_facts(
     known: Sequence[Record], multi: Sequence[Record], n_forget: int, n_retain: int, seed: int
 ) -> tuple[list[Record], list[Record]]:
     """Forget and retain facts from the known SH questions (deterministic for a seed).
 
     Forget: the known facts reached by the most multi-hop questions, so every type has items;
-    ties broken by a seeded shuffle. Retain (METHODS.md: "neighbours: same relations, other
+    ties broken by a seeded shuffle; at most a third of them (:data:`OBJECT_SHARE_DIVISOR`) share
+    one (relation, object), filled up by reach only when the rest run out. Without the cap, 200
+    questions per type on the built-in facts chose "citizenship = United States" for 30 of 48
+    facts, and gradient ascent on them unlearned "United States" everywhere (retain ratio 4.2).
+    Retain (METHODS.md: "neighbours: same relations, other
     subjects"): first known facts with a forget fact's relation and another subject, then facts
     of other relations and other subjects, last facts about a forget subject; seeded order inside
     each group. Disjoint from the forget facts.
@@ -81,8 +91,22 @@ def select_facts(
     order = list(known)
     random.Random(seed).shuffle(order)
     order.sort(key=lambda q: -reach[fact_key(q["target"])])
-    forget = order[:n_forget]
-    return forget, select_retain(order[n_forget:], forget, n_retain, seed)
+    cap = max(2, -(-n_forget // OBJECT_SHARE_DIVISOR))  # ceil: 16 of 48
+    per_object: Counter[tuple[str, str]] = Counter()
+    forget: list[Record] = []
+    over_cap: list[Record] = []
+    for q in order:
+        obj = (q["target"]["relation"], q["target"]["object"])
+        if len(forget) < n_forget and per_object[obj] < cap:
+            forget.append(q)
+            per_object[obj] += 1
+        else:
+            over_cap.append(q)
+    # the cap gives way only when too few other facts are known; `over_cap` keeps reach order
+    forget += over_cap[: n_forget - len(forget)]
+    chosen = {id(q) for q in forget}
+    rest = [q for q in order if id(q) not in chosen]
+    return forget, select_retain(rest, forget, n_retain, seed)
 
 
 def select_retain(
