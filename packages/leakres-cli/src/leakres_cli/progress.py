@@ -63,6 +63,9 @@ class StageTimer:
         default_factory=list, repr=False
     )  # per open stage: the amounts of the stages nested in it
 
+    def __post_init__(self) -> None:
+        self.read()  # first reads import torch/recover-attacks: not inside the first stage
+
     def read(self) -> dict[str, float]:
         return {name: float(counter()) for name, counter in self.counters.items()}
 
