@@ -64,6 +64,7 @@ TINY_ARGS = [
 # "*" matches every key of a mapping (every method).
 VOLATILE: tuple[tuple[str, ...], ...] = (
     ("timings_s",),
+    ("profile",),  # per-stage wall/CPU seconds, tokens and steps: a resumed run skips finished work
     ("methods", "*", "unlearn", "wall_time_s"),
     ("methods", "*", "unlearn", "train_time_s"),
     ("methods", "*", "unlearn", "step_times_s"),

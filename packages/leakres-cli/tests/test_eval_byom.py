@@ -81,6 +81,7 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
 
 def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
     import torch
+    from leakres_cli.answering import answer_end_kwargs
     from leakres_cli.models import load_model
     from leakres_cli.unlearning import unlearn_examples
     from recover_attacks import generate
@@ -141,7 +142,8 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     by_id = {q["id"]: q for q in questions}
     direct = generate(
         peft_model, tokenizer, [by_id[i]["question"] for i in ids], max_new_tokens=8,
-        batch_size=16, seed=0, stop=(), chat_template=True, progress=False,
+        batch_size=64, seed=0, stop=(), chat_template=True, progress=False,
+        **answer_end_kwargs(),  # the run's protocol: stop at the end of the committed answer
     )  # fmt: skip
     assert [d[0] for d in direct] == [answers[i] for i in ids]
     base_answers = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]

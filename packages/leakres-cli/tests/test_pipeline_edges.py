@@ -16,8 +16,8 @@ def test_attack_with_no_successfully_unlearned_item_records_the_attack_settings(
     bench = Benchmark(RunConfig(), tmp_path, progress=False)
     monkeypatch.setattr(Benchmark, "model", lambda self: (None, None))
     payload = bench.attack("ga", "probab", [], [], {}, lambda: None)
-    # the attack's config under the run's one decoding protocol (24 new tokens, batch 16, seed 0)
-    expected = get_attack("probab", seed=0, max_new_tokens=24, batch_size=16).settings()
+    # the attack's config under the run's one decoding protocol (24 new tokens, batch 64, seed 0)
+    expected = get_attack("probab", seed=0, max_new_tokens=24, batch_size=64).settings()
     assert payload["settings"] == expected
     assert payload["decoding"]["max_new_tokens"] == 24 and payload["same_budget_as_evaluation"]
     assert payload["responses"] == {} and payload["recovered"] == {}

@@ -47,7 +47,8 @@ def run(tmp_path_factory: pytest.TempPathFactory):
 
     def spy(self, prompts, config, **kwargs):
         calls.append({"max_new_tokens": config.max_new_tokens, "do_sample": config.do_sample,
-                      "num_samples": config.num_samples, "n_prompts": len(prompts)})  # fmt: skip
+                      "num_samples": config.num_samples, "n_prompts": len(prompts),
+                      "answer_end": config.describe().get("answer_end")})  # fmt: skip
         return original(self, prompts, config, **kwargs)
 
     mp = pytest.MonkeyPatch()
@@ -68,11 +69,15 @@ def test_attacks_decode_with_the_evaluation_budget(run) -> None:
     # Every generation of the run: base and unlearned evaluation (greedy) and the attacks.
     assert calls and {c["max_new_tokens"] for c in calls} == {BUDGET}
     assert any(c["do_sample"] and c["num_samples"] == 5 for c in calls)  # Probab decoded
+    # ... and every one stops at the end of the committed answer, with the judge's own rule
+    assert {c["answer_end"] for c in calls} == {"leak_metrics.judges.answer_span.answer_stop"}
+    assert results["decoding"]["answer_end"] == "leak_metrics.answer_stop"
     for attack in ("probab", "focus_on_key"):
         cell = _cell(out, f"ga/attack-{attack}")
         assert cell["decoding"]["max_new_tokens"] == BUDGET == cell["settings"]["max_new_tokens"]
         assert cell["same_budget_as_evaluation"] is True
         assert cell["decoding"]["batch_size"] == results["decoding"]["batch_size"]
+        assert cell["decoding"]["answer_end"] == results["decoding"]["answer_end"]
         assert ga["attacks"][attack]["decoding"] == cell["decoding"]
 
 

@@ -8,21 +8,46 @@ from typing import Any
 from .config import RunConfig
 from .records import Record
 
+#: The rule decoding stops at, as results record it (``decoding.answer_end``).
+ANSWER_END_RULE = "leak_metrics.answer_stop"
+
 
 def decoding_protocol(cfg: RunConfig) -> dict[str, Any]:
     """The run's one greedy decoding protocol: evaluation and every attack decode under it.
 
     A containment judge rewards longer answers, so an attack with a larger token budget than the
     evaluation would inflate RR; the attacks get these values (``attack_overrides``) and each
-    attack cell records them. Stop rule: EOS only (no stop strings); prompts: the chat template.
+    attack cell records them. Stop rule: EOS, or the end of the committed answer (the judge's
+    own rule, leak-metrics' ``answer_stop``: decoding stops once the span the judge reads has
+    ended, so no verdict changes; :func:`stop_at_answer_end`). No stop strings cut the text.
+    Prompts: the chat template.
     """
     return {
         "max_new_tokens": cfg.max_new_tokens,
         "batch_size": cfg.batch_size,
         "seed": cfg.seed,
         "stop": [],
+        "answer_end": ANSWER_END_RULE,
         "chat_template": True,
     }
+
+
+def answer_end_kwargs() -> dict[str, Any]:
+    """``recover_attacks.generate`` arguments that stop each answer where the judge's committed
+    answer ends (the rule is injected: recover-attacks never imports leak-metrics)."""
+    from leak_metrics import ANSWER_STOP_STRINGS, answer_stop
+
+    return {"answer_end": answer_stop, "answer_end_triggers": ANSWER_STOP_STRINGS}
+
+
+def stop_at_answer_end() -> Any:
+    """Context in which every ``recover_attacks.generate`` call (every attack that decodes
+    answers: Probab's samples, FocusOnKey, quantization, relearning's evaluation, ...) stops at
+    the end of the committed answer. An ``--engine openai`` server decodes the full budget."""
+    from recover_attacks.engine import answer_end_rule
+
+    kwargs = answer_end_kwargs()
+    return answer_end_rule(kwargs["answer_end"], kwargs["answer_end_triggers"])
 
 
 def greedy_answers(
@@ -58,5 +83,6 @@ def greedy_answers(
         stop=tuple(protocol["stop"]),
         chat_template=protocol["chat_template"],
         progress=progress,
+        **(answer_end_kwargs() if protocol.get("answer_end") else {}),
     )
     return [responses[0] for responses in outputs]

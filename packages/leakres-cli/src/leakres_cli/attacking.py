@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from .answering import stop_at_answer_end
 from .config import RunConfig
 from .judging import JudgingHost, rejudge
 from .records import FactKey, Record, fact_key
@@ -70,16 +71,17 @@ def attack(
         results = []
         if targets:  # probab/focus_on_key decode on the server with --engine openai
             base_model, tokenizer = bench.model()
-            results = bench.generation.run_attack(
-                atk,
-                get_unlearned(),
-                tokenizer,
-                targets,
-                original_model=base_model,
-                relearn_data=relearn,
-                context_facts=context,
-                progress=bench.progress,
-            )
+            with stop_at_answer_end():  # every answer the attack decodes ends where it is judged
+                results = bench.generation.run_attack(
+                    atk,
+                    get_unlearned(),
+                    tokenizer,
+                    targets,
+                    original_model=base_model,
+                    relearn_data=relearn,
+                    context_facts=context,
+                    progress=bench.progress,
+                )
         by_result = {r.id: r for r in results}
         responses = [list(by_result[q["id"]].responses) for q in targets]
         return _attack_payload(bench, atk, results, targets, responses)
@@ -106,6 +108,7 @@ def _attack_payload(
         "batch_size": atk.config.batch_size,
         "seed": atk.config.seed,
         "stop": protocol["stop"],
+        "answer_end": protocol.get("answer_end"),
         "chat_template": protocol["chat_template"],
     }
     return {

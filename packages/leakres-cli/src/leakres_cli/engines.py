@@ -51,6 +51,49 @@ def resolve_dtype(dtype: str) -> str:
     return "bfloat16" if torch.cuda.is_available() else "float32"
 
 
+def _cpuinfo() -> str:
+    try:
+        return Path("/proc/cpuinfo").read_text(encoding="utf-8")
+    except OSError:  # not Linux
+        return ""
+
+
+def cpu_bf16_flags() -> list[str]:
+    """The CPU's native bf16 matrix features (``avx512_bf16``, ``amx_bf16``) from /proc/cpuinfo
+    (empty where they are absent or the file is not there, e.g. macOS)."""
+    text = _cpuinfo()
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines()
+                  if line.startswith("flags")), [])  # fmt: skip
+    return sorted(f for f in ("avx512_bf16", "amx_bf16") if f in flags)
+
+
+def cpu_model() -> str:
+    """The CPU's model name (/proc/cpuinfo, else ``platform.processor()``)."""
+    import platform
+
+    for line in _cpuinfo().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or platform.machine()
+
+
+def hardware_record(dtype: str) -> dict[str, Any]:
+    """What results.json records of the hardware a run's speed figures depend on: device, CPU
+    model and its native bf16 features, torch threads, and the dtype asked for and used."""
+    import torch
+
+    flags = cpu_bf16_flags()
+    return {
+        "device": "cuda" if torch.cuda.is_available() else "cpu",
+        "cpu_model": cpu_model(),
+        "cpu_native_bf16": bool(flags),
+        "cpu_bf16_flags": flags,
+        "torch_threads": torch.get_num_threads(),
+        "dtype_requested": dtype,
+        "dtype": resolve_dtype(dtype),
+    }
+
+
 def validate_engine(engine: str, command: str | None, prompts: str = "ids") -> None:
     """A one-line error before any work for an unknown engine or a missing/bad server command."""
     if engine not in ENGINES:

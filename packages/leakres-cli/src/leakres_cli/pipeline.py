@@ -26,6 +26,7 @@ from . import attacking, evaluation, judging
 from . import bbh as bbh_stage
 from .answering import decoding_protocol, greedy_answers
 from .config import RunConfig
+from .engines import hardware_record
 from .errors import LeakresError
 from .evaluation import check_sizes, run_sizes, select_facts
 from .progress import StageTimer, advance, stage_bar
@@ -194,7 +195,7 @@ class Benchmark:
         return results
 
     def _run(self) -> dict[str, Any]:
-        cfg, start = self.cfg, time.perf_counter()
+        cfg, start, counted = self.cfg, time.perf_counter(), self.timer.read()
         self._preflight()
         bbh_data = self.bbh_data() if cfg.bbh_tasks else None  # fail on missing data up front
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
@@ -226,6 +227,8 @@ class Benchmark:
         other = round(max(0.0, total - sum(self.timer.timings.values())), 3)
         timings = {**self.timer.timings, "other": other, "total": total}
         run_info = {"model_path": self.model_path, "decoding": self.decoding(), "bbh": bbh_data}
+        run_info["profile"] = self.timer.totals(counted)  # wall/CPU s, tokens, steps per stage
+        run_info["hardware"] = hardware_record(cfg.dtype)  # CPU, its bf16 features, the dtype
         return results_record(
             cfg,
             questions_cell=data,

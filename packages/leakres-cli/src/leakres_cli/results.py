@@ -122,4 +122,8 @@ def results_record(
         # agreement of the scoring judge with leak-metrics' shipped reading labels (None: unknown)
         "judge_labelled_agreement": labelled_agreement(cfg.judge.split(",")[0].strip()),
         "timings_s": run_info["timings_s"],
+        # per stage: wall and CPU seconds, tokens generated, optimizer steps (exclusive, like
+        # timings_s; a results.json written before the profile has none)
+        "profile": run_info.get("profile"),
+        "hardware": run_info.get("hardware"),
     }

@@ -119,6 +119,11 @@ def render(results: dict[str, Any]) -> str:
             f"Decoding (evaluation and every attack): {decoding['max_new_tokens']} new tokens, "
             f"batch {decoding['batch_size']}, seed {decoding['seed']}, stop on EOS"
             + (f" or {decoding['stop']}" if decoding.get("stop") else "")
+            + (
+                f" or at the end of the committed answer (`{decoding['answer_end']}`)"
+                if decoding.get("answer_end")
+                else ""
+            )
             + ("; chat template" if decoding.get("chat_template") else ""),
             "",
         ]
@@ -214,4 +219,33 @@ def render(results: dict[str, Any]) -> str:
         parts.append("")
     timings = results["timings_s"]
     parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip
+    parts += _profile(results)
     return "\n".join(parts)
+
+
+def _profile(results: dict[str, Any]) -> list[str]:
+    """The per-stage profile table (a run from before the profile has none: nothing shown)."""
+    profile = results.get("profile")
+    if not profile:
+        return []
+    hw = results.get("hardware") or {}
+    where = (
+        f" on {hw.get('cpu_model', '?')} ({hw.get('device', '?')}, {hw.get('dtype', '?')}, "
+        f"{hw.get('torch_threads', '?')} torch threads)"
+        if hw
+        else ""
+    )
+    rows = [
+        [stage, f"{p.get('wall_s', 0):.1f}", f"{p.get('cpu_s', 0):.1f}", str(p.get("tokens", 0)),
+         str(p.get("optimizer_steps", 0))]
+        for stage, p in profile.items()
+    ]  # fmt: skip
+    return [
+        f"## Profile per stage{where}",
+        "",
+        "Exclusive amounts (a stage nested in another is counted once), so each column adds up "
+        "to the total; CPU s is this process's CPU time (all threads).",
+        "",
+        _table(["stage", "wall s", "CPU s", "tokens generated", "optimizer steps"], rows),
+        "",
+    ]

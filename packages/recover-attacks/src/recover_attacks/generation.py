@@ -4,7 +4,7 @@ itself is :class:`~recover_attacks.engine.LocalEngine`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -19,6 +19,7 @@ from .engine.prompts import (
     has_chat_template,
     prompt_has_special_tokens,
 )
+from .engine.stops import current_answer_end
 
 __all__ = [
     "FALLBACK_TEMPLATE",
@@ -48,6 +49,8 @@ def generate(
     top_k: int = 0,
     chat_template: bool = True,
     stop: Sequence[str] = (),
+    answer_end: Callable[[str], int | None] | None = None,
+    answer_end_triggers: Sequence[str] = (),
 ) -> list[list[str]]:
     """Generate ``num_return_sequences`` responses per item, in the input order (stripped).
 
@@ -62,6 +65,9 @@ def generate(
     - sampling: sample ``j`` of a prompt uses a generator seeded from ``(seed, prompt text, j)``,
       so it is reproducible whatever the other prompts, the batch size or the order.
     - ``stop``: strings that end a response (cut before them); EOS always ends it.
+    - ``answer_end``/``answer_end_triggers``: stop a response once the judged answer has ended
+      (not cut; :class:`~recover_attacks.engine.stops.AnswerEnd`). Default: the rule set by an
+      enclosing :func:`~recover_attacks.engine.answer_end_rule`, else none.
     - ``top_k=0`` disables top-k filtering.
 
     The tokenizer is never modified.
@@ -72,6 +78,8 @@ def generate(
     prompts = [format_prompt(tokenizer, q) for q in items] if chat_template else items
     if not prompts:
         return []
+    if answer_end is None and (injected := current_answer_end()) is not None:
+        answer_end, answer_end_triggers = injected
     config = DecodingConfig(
         max_new_tokens=max_new_tokens,
         do_sample=do_sample,
@@ -81,6 +89,8 @@ def generate(
         num_samples=num_return_sequences,
         seed=seed,
         stop=tuple(stop),
+        answer_end=answer_end,
+        answer_end_triggers=tuple(answer_end_triggers) if answer_end is not None else (),
     )
     rows = None if batch_size is None else batch_size * (num_return_sequences if do_sample else 1)
     engine = LocalEngine(model, tokenizer, max_batch_size=rows)

@@ -1,6 +1,7 @@
 """Generation engines: one decoding protocol, an in-process engine and an OpenAI-compatible one.
 
-- :class:`DecodingConfig`: how responses are decoded (budget, greedy/sampling, n, seed, stops).
+- :class:`DecodingConfig`: how responses are decoded (budget, greedy/sampling, n, seed, stops,
+  the injected answer-end rule; :func:`answer_end_rule` injects it into every ``generate`` call).
 - :class:`LocalEngine`: continuous batching over a transformers model in this process.
 - :class:`OpenAIEngine`: the completions endpoint of any OpenAI-compatible server.
 - :class:`ServerProcess`: start such a server from a command template, wait for health, stop it.
@@ -17,6 +18,7 @@ from .base import Engine, EngineStats, GenerateFn
 from .config import DecodingConfig, request_seed
 from .errors import EngineError, ServerError, UnknownEngineError
 from .local import LocalEngine
+from .stops import AnswerEnd, answer_end_rule
 
 _BUILTIN: dict[str, str] = {
     "local": "recover_attacks.engine.local:LocalEngine",
@@ -56,6 +58,7 @@ def __getattr__(name: str) -> Any:  # the openai client is an optional extra: im
 
 
 __all__ = [
+    "AnswerEnd",
     "DecodingConfig",
     "Engine",
     "EngineError",
@@ -66,6 +69,7 @@ __all__ = [
     "ServerError",
     "ServerProcess",
     "UnknownEngineError",
+    "answer_end_rule",
     "available_engines",
     "get_engine",
     "get_engine_class",

@@ -7,6 +7,7 @@ The same :class:`DecodingConfig` drives the in-process engine and the OpenAI-com
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -28,6 +29,13 @@ class DecodingConfig:
     stop: strings that end a response; the response is cut before the first one (OpenAI
         ``stop`` semantics). EOS (the model's ``generation_config.eos_token_id``, else the
         tokenizer's) always ends a response and is never part of the text.
+    answer_end: the caller's rule ``text -> index past the judged answer, or None`` (the CLI
+        injects leak-metrics' ``answer_stop``). A response stops as soon as the rule finds its end
+        on the text up to a trigger (:class:`~recover_attacks.engine.stops.AnswerEnd`); the text
+        is not cut, so what the rule judges is the same as with the full budget. Local engine
+        only: an OpenAI-compatible server has no such rule and decodes the full budget.
+    answer_end_triggers: strings every stop of ``answer_end`` ends with (leak-metrics'
+        ``ANSWER_STOP_STRINGS``); the rule is only asked after one of them was generated.
     """
 
     max_new_tokens: int = 32
@@ -38,6 +46,8 @@ class DecodingConfig:
     num_samples: int = 1
     seed: int = 0
     stop: tuple[str, ...] = field(default_factory=tuple)
+    answer_end: Callable[[str], int | None] | None = None
+    answer_end_triggers: tuple[str, ...] = field(default_factory=tuple)
 
     def __post_init__(self) -> None:
         if isinstance(self.stop, str):
@@ -45,6 +55,16 @@ class DecodingConfig:
                 f"DecodingConfig.stop must be a sequence of strings, got {self.stop!r}"
             )
         object.__setattr__(self, "stop", tuple(self.stop))
+        object.__setattr__(self, "answer_end_triggers", tuple(self.answer_end_triggers))
+        if self.answer_end is not None and (
+            not callable(self.answer_end)
+            or not self.answer_end_triggers
+            or any(not isinstance(s, str) or not s for s in self.answer_end_triggers)
+        ):
+            raise EngineError(
+                "DecodingConfig.answer_end must be a callable with non-empty "
+                f"answer_end_triggers, got {self.answer_end!r} and {self.answer_end_triggers!r}"
+            )
         if self.max_new_tokens < 1:
             raise EngineError(
                 f"DecodingConfig.max_new_tokens must be >= 1, got {self.max_new_tokens}"
@@ -68,10 +88,22 @@ class DecodingConfig:
         """Plain data to record with every result (sampling fields only when sampling)."""
         record = asdict(self)
         record["stop"] = list(self.stop)
+        rule = record.pop("answer_end")
+        triggers = record.pop("answer_end_triggers")
+        if rule is not None:  # absent otherwise: records from before the rule read the same
+            record["answer_end"] = rule_name(rule)
+            record["answer_end_triggers"] = list(triggers)
         if not self.do_sample:
             for key in ("temperature", "top_k", "top_p"):
                 record.pop(key)
         return record
+
+
+def rule_name(rule: Callable[..., Any]) -> str:
+    """``module.qualname`` of an injected rule, as results record it."""
+    module = getattr(rule, "__module__", None) or ""
+    name = getattr(rule, "__qualname__", None) or type(rule).__name__
+    return f"{module}.{name}" if module else name
 
 
 def request_seed(seed: int, prompt: str, sample_index: int) -> int:

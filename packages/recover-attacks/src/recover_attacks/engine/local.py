@@ -36,12 +36,12 @@ import torch
 from tqdm.auto import tqdm
 
 from . import kv
-from .base import Engine, EngineStats
+from .base import Engine, EngineStats, count_generated
 from .config import DecodingConfig, request_seed
 from .errors import EngineError
 from .memory import auto_max_rows
 from .sampling import choose, make_generator
-from .stops import StopStrings
+from .stops import AnswerEnd, StopStrings
 
 # Prefill at most this many (padded) prompt tokens in one forward pass: bounds activation memory.
 DEFAULT_MAX_PREFILL_TOKENS = 8192
@@ -292,6 +292,7 @@ class LocalEngine(Engine):
                 )
             self.last_finish_reasons.append(reasons)
         self.last_stats.seconds = time.perf_counter() - started
+        count_generated(self.last_stats.generated_tokens)
         return texts
 
     # -- continuous batching ----------------------------------------------------------------
@@ -336,6 +337,7 @@ class LocalEngine(Engine):
         samples = config.num_samples if config.do_sample else 1
         eos = _eos_ids(self.model, self.tokenizer)
         stops = StopStrings(self.tokenizer, config.stop)
+        answer = AnswerEnd(self.tokenizer, config.answer_end, config.answer_end_triggers)
         max_rows = max(self._max_rows(ids, config, device), samples)
         refill_at = max(1, int(max_rows * self.refill_fraction))
         stats.extra.update(max_rows=max_rows)
@@ -372,7 +374,11 @@ class LocalEngine(Engine):
                 row.tokens.pop()  # EOS ends the response and is not part of it
                 stats.generated_tokens += 1
                 done = True
-            elif (stops and stops.hit(row.tokens)) or len(row.tokens) >= config.max_new_tokens:
+            elif (
+                len(row.tokens) >= config.max_new_tokens
+                or (stops and stops.hit(row.tokens))
+                or (answer and answer.hit(row.tokens))
+            ):
                 done = True
             if done:
                 results[row.request][row.sample] = row.tokens
@@ -626,6 +632,8 @@ class LocalEngine(Engine):
         if config.stop:
             gen_kwargs["stop_strings"] = list(config.stop)
         generation_config = GenerationConfig(**gen_kwargs)
+        answer = AnswerEnd(self.tokenizer, config.answer_end, config.answer_end_triggers)
+
         order = sorted(range(len(ids)), key=lambda i: (len(ids[i]), i))
         results: list[list[list[int]]] = [[] for _ in ids]
         for s in tqdm(range(0, len(order), per_call), desc="generate", disable=not progress):
@@ -640,7 +648,9 @@ class LocalEngine(Engine):
             if config.do_sample:
                 base = config.seed if seeds is None else seeds[idx[0]]
                 torch.manual_seed(request_seed(base, prompts[idx[0]], 0))
-            extra = {"tokenizer": self.tokenizer} if config.stop else {}
+            extra: dict[str, Any] = {"tokenizer": self.tokenizer} if config.stop else {}
+            if answer:  # the prompt's columns end at ``width``; the rule reads what follows
+                extra["stopping_criteria"] = [_AnswerEndCriteria(answer, width)]
             out = self.model.generate(
                 input_ids=input_ids,
                 attention_mask=mask,
@@ -658,3 +668,17 @@ class LocalEngine(Engine):
         if not config.do_sample and config.num_samples > 1:
             results = [r * config.num_samples for r in results]
         return results
+
+
+class _AnswerEndCriteria:
+    """:class:`AnswerEnd` as a transformers stopping criterion of ``model.generate`` (per row;
+    a finished row is padded by ``generate`` and its padding dropped afterwards)."""
+
+    def __init__(self, answer: AnswerEnd, width: int = 0) -> None:
+        self.answer = answer
+        self.width = width
+
+    def __call__(self, input_ids: torch.Tensor, scores: Any, **kwargs: Any) -> torch.Tensor:
+        rows = input_ids[:, self.width :].tolist()
+        done = [bool(r) and self.answer.hit(r) for r in rows]
+        return torch.tensor(done, dtype=torch.bool, device=input_ids.device)

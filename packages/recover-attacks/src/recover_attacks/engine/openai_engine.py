@@ -12,6 +12,11 @@ Reproducibility: greedy requests use ``temperature=0``. Sampled requests send
 prompt's samples do not depend on the other prompts where the server honours ``seed`` (vLLM,
 SGLang, llama.cpp do; a server's random stream is its own, so sampled texts differ from the
 in-process engine's even at the same seed, while greedy answers are the same).
+
+``DecodingConfig.answer_end`` (stop once the judged answer has ended) is not applied here: no
+server runs the caller's rule, and a server ``stop`` string would cut "D.C. is" at ". ". The
+server decodes the full budget; its texts are whole, so the rule finds the same committed answer
+in them as in the local engine's shortened ones (a known limit: only the time is not saved).
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import Engine, EngineStats
+from .base import Engine, EngineStats, count_generated
 from .config import DecodingConfig, request_seed
 from .errors import EngineError, ServerError
 
@@ -187,4 +192,5 @@ class OpenAIEngine(Engine):
                     stats.prompt_tokens += int(getattr(usage, "prompt_tokens", 0) or 0)
                     stats.generated_tokens += int(getattr(usage, "completion_tokens", 0) or 0)
         stats.seconds = time.perf_counter() - started
+        count_generated(stats.generated_tokens)
         return results
