@@ -227,7 +227,7 @@ def test_mp_rule_wordings_read_lower_case_after_a_comma():
 
 
 def test_mp_sample_spreads_rule_pairs_round_robin():
-    from kg_qgen.pipeline import _spread
+    from kg_qgen.selection import spread as _spread
 
     pool = [{"id": i, "rule_pair": ["P413", "P641"]} for i in range(8)]
     pool[2:2] = [{"id": 10 + i, "rule_pair": ["P27", "P30"]} for i in range(3)]
