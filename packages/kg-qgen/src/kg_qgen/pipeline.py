@@ -165,11 +165,7 @@ def build(
     antecedents. ``verify=True`` (default) re-checks the kept set with
     :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
     """
-    types = tuple(types)
-    for t in types:
-        get_matcher(t)  # fail fast on an unknown type
-    if per_type < 1:
-        raise ValueError(f"per_type must be >= 1, got {per_type}")
+    types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
     cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg)
     unlabeled = _check_unlabeled(graph, strict)
@@ -181,25 +177,17 @@ def build(
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
 
-    by_type: dict[str, list[dict]] = {t: [] for t in types}
-    for r in verified:
-        by_type.setdefault(r["type"], []).append(r)
+    by_type = _group_by_type(verified, types)
     kept = _select(by_type, types, per_type, seed)
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
 
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
-    config = dataclasses.asdict(cfg)
-    config["generator"] = getattr(gen, "name", type(gen).__name__)
-    config["checks"] = [c.name for c in all_checks]
-    config["strict"] = strict
+    config = _config_record(cfg, gen, all_checks, strict)
     verification = verify_records(questions, graph).to_dict() if verify else None
     return BuildResult(
         questions=questions,
-        rejects=[
-            {"id": rj.record.get("id"), "type": rj.record.get("type"), **rj.to_dict()}
-            for rj in rejects
-        ],
+        rejects=[_reject_row(rj) for rj in rejects],
         shortfall=shortfall,
         counts=counts,
         facts_forget=forget,
@@ -208,6 +196,38 @@ def build(
         source_questions=list(graph.source_questions),
         verification=verification,
     )
+
+
+def _config_record(
+    cfg: BuildConfig, gen: QuestionGenerator, checks: Sequence[Check], strict: bool
+) -> dict[str, Any]:
+    """The build settings as the manifest records them."""
+    config = dataclasses.asdict(cfg)
+    config["generator"] = getattr(gen, "name", type(gen).__name__)
+    config["checks"] = [c.name for c in checks]
+    config["strict"] = strict
+    return config
+
+
+def _reject_row(rj: Reject) -> dict[str, Any]:
+    return {"id": rj.record.get("id"), "type": rj.record.get("type"), **rj.to_dict()}
+
+
+def _checked_types(types: Sequence[str], per_type: int) -> tuple[str, ...]:
+    """``types`` as a tuple, failing fast on an unknown type or a ``per_type`` below 1."""
+    types = tuple(types)
+    for t in types:
+        get_matcher(t)
+    if per_type < 1:
+        raise ValueError(f"per_type must be >= 1, got {per_type}")
+    return types
+
+
+def _group_by_type(records: list[dict], types: tuple[str, ...]) -> dict[str, list[dict]]:
+    by_type: dict[str, list[dict]] = {t: [] for t in types}
+    for r in records:
+        by_type.setdefault(r["type"], []).append(r)
+    return by_type
 
 
 def _check_unlabeled(graph: KnowledgeGraph, strict: bool) -> dict[str, int]:
