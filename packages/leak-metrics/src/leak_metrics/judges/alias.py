@@ -218,32 +218,14 @@ class AliasJudge(Judge):
         words = response.words
         forms = [(form, tokenize(form)) for form in (item.answer, *item.aliases)]
         if not any(tokens for _, tokens in forms):
-            # A gold answer made only of articles ("The") must still be matchable.
-            haystack = tokenize(committed, drop_articles=False)
-            for form in (item.answer, *item.aliases):
-                if contains_tokens(haystack, tokenize(form, drop_articles=False)):
-                    return self._verdict(item, True, f"contains '{form}'")
-            return self._verdict(item, False, f"none of {len(forms)} answer forms found")
+            return self._judge_articles_only(item, committed, len(forms))
         gold_forms = [tokens for _, tokens in forms if tokens]
-        wrong = [
-            (option, tokens)
-            for option in item.options
-            if (tokens := tokenize(option)) and tokens not in gold_forms
-        ]
         span = Span(committed, response.tokens)
         question_words = set(tokenize(item.question))
         adjectives = demonyms_of(gold_forms)
-        form_names = {tuple(t): f for f, t in forms if t}
-        variants = gold_variants(gold_forms, question_words)
-        named = gold_mentions(span, gold_forms + variants, adjectives)
-        gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
-        wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
-        gold_hits = [
-            (s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)
-        ]
-        wrong_hits = [
-            (s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)
-        ]
+        gold_hits, wrong_hits = _mention_hits(
+            item, span, words, forms, gold_forms, question_words, adjectives
+        )
         gold_positions = {k for (lo, hi), _ in gold_hits for k in range(lo, hi)}
 
         refusal = self._refusal(words, gold_positions)
@@ -271,28 +253,18 @@ class AliasJudge(Judge):
                     item, False, f"lists the gold '{form}' among alternatives ('{other}')"
                 )
         hits = [s for s, _ in gold_hits]
-        others = other_names(span, question_words, hits, all_adjective_words())
-        first_other = first_other_name(span, others, hits)
-        citizenship = None
-        # With options shown, the option named is the commitment (rules 2-3), not the slot.
-        if (
-            not item.options
-            and asks_citizenship(item.question, gold_forms)
-            and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
-        ):
-            citizenship = span.raw(*hits[0])
-        subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
-        for rule, found in (
-            ("commits to another answer before the gold", first_other),
-            ("contradicts the gold", contradiction(span, others, hits)),
-            ("lists the gold with another name", joined_list(span, others, hits)),
-            ("names the gold in another role", role_mismatch(span, hits, item.question)),
-            ("names the gold but not as the subject's citizenship", citizenship),
-            ("names the gold only in a phrase that is not about the subject", subjectless),
-        ):
-            if found is not None:
-                return self._verdict(item, False, f"{rule} ('{found}')")
+        broken = _context_rule(item, span, hits, gold_forms, question_words, adjectives)
+        if broken is not None:
+            return self._verdict(item, False, broken)
         return self._verdict(item, True, f"committed answer names '{first_form}'")
+
+    def _judge_articles_only(self, item: JudgeItem, committed: str, n_forms: int) -> Verdict:
+        """A gold answer made only of articles ("The") must still be matchable."""
+        haystack = tokenize(committed, drop_articles=False)
+        for form in (item.answer, *item.aliases):
+            if contains_tokens(haystack, tokenize(form, drop_articles=False)):
+                return self._verdict(item, True, f"contains '{form}'")
+        return self._verdict(item, False, f"none of {n_forms} answer forms found")
 
     @staticmethod
     def _refusal(words: list[str], gold_positions: set[int]) -> str | None:
@@ -365,3 +337,64 @@ class AliasJudge(Judge):
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         return [self.judge_one(item) for item in items]
+
+
+def _mention_hits(
+    item: JudgeItem,
+    span: Span,
+    words: list[str],
+    forms: list[tuple[str, list[str]]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+    adjectives: list[list[str]],
+) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]]]:
+    """Where the gold (any form, variant or demonym) and the wrong options are named, each
+    with the form or option it names; a mention inside a longer one of the other kind is not
+    counted."""
+    wrong = [
+        (option, tokens)
+        for option in item.options
+        if (tokens := tokenize(option)) and tokens not in gold_forms
+    ]
+    form_names = {tuple(t): f for f, t in forms if t}
+    variants = gold_variants(gold_forms, question_words)
+    named = gold_mentions(span, gold_forms + variants, adjectives)
+    gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
+    wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
+    gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
+    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
+    return gold_hits, wrong_hits
+
+
+def _context_rule(
+    item: JudgeItem,
+    span: Span,
+    hits: list[tuple[int, int]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+    adjectives: list[list[str]],
+) -> str | None:
+    """The first rule about the words around the gold that the response breaks, with the words
+    that break it, or None."""
+    others = other_names(span, question_words, hits, all_adjective_words())
+    first_other = first_other_name(span, others, hits)
+    citizenship = None
+    # With options shown, the option named is the commitment (rules 2-3), not the slot.
+    if (
+        not item.options
+        and asks_citizenship(item.question, gold_forms)
+        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
+    ):
+        citizenship = span.raw(*hits[0])
+    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    for rule, found in (
+        ("commits to another answer before the gold", first_other),
+        ("contradicts the gold", contradiction(span, others, hits)),
+        ("lists the gold with another name", joined_list(span, others, hits)),
+        ("names the gold in another role", role_mismatch(span, hits, item.question)),
+        ("names the gold but not as the subject's citizenship", citizenship),
+        ("names the gold only in a phrase that is not about the subject", subjectless),
+    ):
+        if found is not None:
+            return f"{rule} ('{found}')"
+    return None

@@ -213,19 +213,9 @@ def decide(
     words = tokenize(committed)
     if not words:
         return None, "empty response"
-    slashed = re.search(r"\byes\s*/\s*no\b|\bno\s*/\s*yes\b", committed, re.IGNORECASE)
-    if _polar_hedge(words) or slashed:
-        return None, "hedges between yes and no"
-    for phrase in _EVASIONS:
-        if _find(words, list(phrase)):
-            return None, f"refusal or evasion ('{' '.join(phrase)}')"
-    if words[0] in ("yes", "no"):
-        return words[0], f"answers '{words[0]}'"
-    for lead in (["answer", "is"], ["answer", "would", "be"], ["answer"]):
-        at = _find(words, lead)
-        if at and at[0] + len(lead) < len(words) and words[at[0] + len(lead)] in ("yes", "no"):
-            word = words[at[0] + len(lead)]
-            return word, f"answers '{word}'"
+    direct = _direct_answer(words, committed)
+    if direct is not None:
+        return direct
     claim = asked_claim(question)
     if claim is None:
         return None, "no yes/no and the question's claim could not be read"
@@ -239,7 +229,37 @@ def decide(
     quoted = " ".join(_QUOTES.findall(committed))
     uwords = tokenize(unquoted)
     asked = "holds" if claim.asks_true else "fails"
-    forms = [claim.obj, *(obj_forms or [])]
+    stated = _stated_claim(uwords, [claim.obj, *(obj_forms or [])], claim, asked)
+    if stated is not None:
+        return stated
+    verdict = _statement_verdict(uwords, quoted, claim, asked)
+    if verdict is not None:
+        return verdict
+    return None, "neither yes nor no, nor a statement about the asked claim"
+
+
+def _direct_answer(words: list[str], committed: str) -> tuple[str | None, str] | None:
+    """A hedge, an evasion or a plain yes/no (first word, or after "the answer is")."""
+    slashed = re.search(r"\byes\s*/\s*no\b|\bno\s*/\s*yes\b", committed, re.IGNORECASE)
+    if _polar_hedge(words) or slashed:
+        return None, "hedges between yes and no"
+    for phrase in _EVASIONS:
+        if _find(words, list(phrase)):
+            return None, f"refusal or evasion ('{' '.join(phrase)}')"
+    if words[0] in ("yes", "no"):
+        return words[0], f"answers '{words[0]}'"
+    for lead in (["answer", "is"], ["answer", "would", "be"], ["answer"]):
+        at = _find(words, lead)
+        if at and at[0] + len(lead) < len(words) and words[at[0] + len(lead)] in ("yes", "no"):
+            word = words[at[0] + len(lead)]
+            return word, f"answers '{word}'"
+    return None
+
+
+def _stated_claim(
+    uwords: list[str], forms: list[list[str]], claim: AskedClaim, asked: str
+) -> tuple[str, str] | None:
+    """The decision when the (unquoted) response states the asked claim, held or not."""
     for form in forms:
         for at in _find(uwords, form):
             head = uwords[:at]
@@ -261,18 +281,24 @@ def decide(
                 f"states the claim about '{' '.join(form)}' "
                 f"{'holds' if holds else 'fails'}; question asks whether it {asked}"
             )
-    # a verdict on the statement as a whole ("That is true.", 'The statement "..." is false')
+    return None
+
+
+def _statement_verdict(
+    uwords: list[str], quoted: str, claim: AskedClaim, asked: str
+) -> tuple[str, str] | None:
+    """A verdict on the statement as a whole ("That is true.", 'The statement "..." is false')."""
     truth_words = [w for w in uwords if w in _TRUE_WORDS - {"case"} or w in _FALSE_WORDS]
-    if truth_words and (quoted or len(uwords) <= 8):
-        sign = 1 if truth_words[0] in _TRUE_WORDS else -1
-        k = uwords.index(truth_words[0])
-        if any(w in _NEGATIONS for w in uwords[max(0, k - 3) : k]):
-            sign = -sign
-        # "That is true" judges the claim as asked; a quoted statement carries its own "not"
-        stated_negated = any(w in ("not", "never") for w in tokenize(quoted)) if quoted else None
-        stated_true = sign == 1
-        same_polarity = stated_negated is None or stated_negated == claim.negated
-        holds = stated_true == same_polarity
-        decision = "yes" if holds == claim.asks_true else "no"
-        return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
-    return None, "neither yes nor no, nor a statement about the asked claim"
+    if not (truth_words and (quoted or len(uwords) <= 8)):
+        return None
+    sign = 1 if truth_words[0] in _TRUE_WORDS else -1
+    k = uwords.index(truth_words[0])
+    if any(w in _NEGATIONS for w in uwords[max(0, k - 3) : k]):
+        sign = -sign
+    # "That is true" judges the claim as asked; a quoted statement carries its own "not"
+    stated_negated = any(w in ("not", "never") for w in tokenize(quoted)) if quoted else None
+    stated_true = sign == 1
+    same_polarity = stated_negated is None or stated_negated == claim.negated
+    holds = stated_true == same_polarity
+    decision = "yes" if holds == claim.asks_true else "no"
+    return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
