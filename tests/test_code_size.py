@@ -57,8 +57,6 @@ KNOWN: frozenset[str] = frozenset(
         "packages/kg-qgen/src/kg_qgen/review/cli.py::review_command",
         "packages/kg-qgen/src/kg_qgen/review/decompose.py::_derivation",
         "packages/kg-qgen/src/kg_qgen/verify/report.py::verify_records",
-        "packages/leak-metrics/src/leak_metrics/bbh/evaluate.py::evaluate_bbh",
-        "packages/leak-metrics/src/leak_metrics/bbh/generation.py::generate_batched",
         "packages/leak-metrics/src/leak_metrics/judges/llm.py",
         "packages/leak-metrics/src/leak_metrics/report/tables.py::_render",
         "packages/unlearn-zoo/src/unlearn_zoo/base.py",

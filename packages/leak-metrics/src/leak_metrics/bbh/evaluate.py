@@ -105,7 +105,6 @@ def evaluate_bbh(
         n_resamples,
     )
     task_names = list(config.tasks) if config.tasks is not None else list(BBH_TASKS)
-    new_tokens = config.resolved_max_new_tokens()
     started = time.perf_counter()
     from tqdm.auto import tqdm
 
@@ -115,37 +114,12 @@ def evaluate_bbh(
     for task in tqdm(loaded, desc="BBH tasks"):
         indices = select_examples(len(task.examples), limit, seed, task.name)
         prompts = [build_prompt(task, task.examples[i]["input"], cot=cot) for i in indices]
-        if generate_fn is not None:
-            texts = list(generate_fn(prompts, new_tokens, list(STOP)))
-            if len(texts) != len(prompts) or not all(isinstance(t, str) for t in texts):
-                raise InputError(
-                    f"BBH task {task.name}: generate_fn returned {len(texts)} items for "
-                    f"{len(prompts)} prompts (expected one string per prompt)"
-                )
-        else:
-            texts = generate_batched(
-                model,
-                tokenizer,
-                prompts,
-                batch_size=batch_size,
-                max_new_tokens=new_tokens,
-                stop_strings=STOP,
-                shared_prefix=few_shot_prefix(task, cot=cot),
-                desc=task.name,
-            )
-        generations += texts
+        generations += _task_texts(task, prompts, model, tokenizer, generate_fn, config)
         records += [
             {"task": task.name, "index": i, "target": task.examples[i]["target"]} for i in indices
         ]
 
-    per_task_arrays: dict[str, list[bool]] = {t: [] for t in task_names}
-    for record, generation in zip(records, generations, strict=True):
-        extracted = extract_answer(generation, cot=cot)
-        record["generation"] = generation
-        record["extracted"] = extracted
-        record["correct"] = is_correct(extracted, record["target"])
-        per_task_arrays[record["task"]].append(record["correct"])
-
+    per_task_arrays = _score_generations(records, generations, task_names, cot)
     per_task = {
         t: accuracy(values, seed=seed, n_resamples=n_resamples)
         for t, values in per_task_arrays.items()
@@ -153,10 +127,68 @@ def evaluate_bbh(
     overall = macro_average(
         {t: np.asarray(v, dtype=float) for t, v in per_task_arrays.items()}, seed, n_resamples
     )
+    config_dict = _config_record(config, generate_fn is not None)
+    return BBHResult(per_task, overall, time.perf_counter() - started, records, config_dict)
+
+
+def _task_texts(
+    task: Any,
+    prompts: list[str],
+    model: Any,
+    tokenizer: Any,
+    generate_fn: GenerateFn | None,
+    config: BBHConfig,
+) -> list[str]:
+    """One task's generations: through ``generate_fn`` when given, else the batched loop."""
+    new_tokens = config.resolved_max_new_tokens()
+    if generate_fn is not None:
+        return _call_generate_fn(generate_fn, task.name, prompts, new_tokens)
+    return generate_batched(
+        model,
+        tokenizer,
+        prompts,
+        batch_size=config.batch_size,
+        max_new_tokens=new_tokens,
+        stop_strings=STOP,
+        shared_prefix=few_shot_prefix(task, cot=config.cot),
+        desc=task.name,
+    )
+
+
+def _config_record(config: BBHConfig, caller_generates: bool) -> dict[str, Any]:
+    """The settings as the result records them (decoding limits resolved)."""
     config_dict = asdict(config)
-    config_dict["max_new_tokens"] = new_tokens
+    config_dict["max_new_tokens"] = config.resolved_max_new_tokens()
     config_dict["stop"] = list(STOP)
     config_dict["generation"] = (
-        "caller generate_fn" if generate_fn is not None else "built-in batched greedy loop"
+        "caller generate_fn" if caller_generates else "built-in batched greedy loop"
     )
-    return BBHResult(per_task, overall, time.perf_counter() - started, records, config_dict)
+    return config_dict
+
+
+def _call_generate_fn(
+    generate_fn: GenerateFn, task: str, prompts: list[str], new_tokens: int
+) -> list[str]:
+    """The caller's texts for one task's prompts, checked to be one string per prompt."""
+    texts = list(generate_fn(prompts, new_tokens, list(STOP)))
+    if len(texts) != len(prompts) or not all(isinstance(t, str) for t in texts):
+        raise InputError(
+            f"BBH task {task}: generate_fn returned {len(texts)} items for "
+            f"{len(prompts)} prompts (expected one string per prompt)"
+        )
+    return texts
+
+
+def _score_generations(
+    records: list[dict[str, Any]], generations: list[str], task_names: list[str], cot: bool
+) -> dict[str, list[bool]]:
+    """Fills each record's generation, extracted answer and correctness; the correctness per
+    task in record order."""
+    per_task_arrays: dict[str, list[bool]] = {t: [] for t in task_names}
+    for record, generation in zip(records, generations, strict=True):
+        extracted = extract_answer(generation, cot=cot)
+        record["generation"] = generation
+        record["extracted"] = extracted
+        record["correct"] = is_correct(extracted, record["target"])
+        per_task_arrays[record["task"]].append(record["correct"])
+    return per_task_arrays

@@ -54,26 +54,9 @@ def generate_batched(
     torch = require("torch", "local", "BBH generation")
     from tqdm.auto import tqdm
 
-    pad_id = tokenizer.pad_token_id
-    if pad_id is None:
-        pad_id = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
-    pad_id = int(pad_id)
+    pad_id = _pad_id(tokenizer)
     encoded = [_encode(tokenizer, p) for p in prompts]
-
-    prefix_ids: list[int] = []
-    prefix_cache: Any = None
-    cache_kwarg = "cache"
-    if shared_prefix:
-        prefix_ids = _encode(tokenizer, shared_prefix)
-        with torch.no_grad():
-            prefix_out = model(
-                input_ids=torch.tensor([prefix_ids], device=model.device), use_cache=True
-            )
-        # transformers >= 5.x names the KV cache `cache` (`past_key_values` is deprecated).
-        cache_kwarg = (
-            "cache" if getattr(prefix_out, "cache", None) is not None else "past_key_values"
-        )
-        prefix_cache = getattr(prefix_out, cache_kwarg)
+    prefix_ids, prefix_cache, cache_kwarg = _run_prefix(torch, model, tokenizer, shared_prefix)
     n_prefix = len(prefix_ids)
 
     def uses_prefix(ids: list[int]) -> bool:
@@ -86,14 +69,7 @@ def generate_batched(
     extra: dict[str, Any] = {}
     if stop_strings:
         extra = {"stop_strings": list(stop_strings), "tokenizer": tokenizer}
-    batches: list[tuple[bool, list[int]]] = []
-    for cached, members in zip((True, False), groups, strict=True):
-        # Similar lengths together keep padding (wasted compute) small.
-        members = sorted(members, key=lambda i: -len(encoded[i]))
-        batches += [
-            (cached, members[s : s + batch_size]) for s in range(0, len(members), batch_size)
-        ]
-
+    batches = _batches(groups, encoded, batch_size)
     outputs: list[str] = [""] * len(prompts)
     for cached, batch in tqdm(batches, desc=desc, leave=False):
         tails = [encoded[i][n_prefix:] if cached else encoded[i] for i in batch]
@@ -106,21 +82,73 @@ def generate_batched(
             cache = copy.deepcopy(prefix_cache)
             cache.batch_repeat_interleave(len(batch))
             kwargs[cache_kwarg] = cache
-        input_ids = torch.tensor(rows, device=model.device)
-        with torch.no_grad():
-            generated = model.generate(
-                input_ids=input_ids,
-                attention_mask=torch.tensor(masks, device=model.device),
-                do_sample=False,
-                max_new_tokens=max_new_tokens,
-                pad_token_id=pad_id,
-                **kwargs,
-            )
-        new_tokens = generated[:, input_ids.shape[1] :]
+        new_tokens = _generate(torch, model, rows, masks, max_new_tokens, pad_id, kwargs)
         for row, index in enumerate(batch):
             text = tokenizer.decode(new_tokens[row], skip_special_tokens=True)
             outputs[index] = cut_at_stop(text, stop_strings)
     return outputs
+
+
+def _batches(
+    groups: list[list[int]], encoded: list[list[int]], batch_size: int
+) -> list[tuple[bool, list[int]]]:
+    """Prompt indices in batches, the cached group's first, each flagged whether it is cached."""
+    batches: list[tuple[bool, list[int]]] = []
+    for cached, members in zip((True, False), groups, strict=True):
+        # Similar lengths together keep padding (wasted compute) small.
+        members = sorted(members, key=lambda i: -len(encoded[i]))
+        batches += [
+            (cached, members[s : s + batch_size]) for s in range(0, len(members), batch_size)
+        ]
+    return batches
+
+
+def _pad_id(tokenizer: Any) -> int:
+    """The pad token id, else the EOS id, else 0."""
+    pad_id = tokenizer.pad_token_id
+    if pad_id is None:
+        pad_id = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
+    return int(pad_id)
+
+
+def _run_prefix(
+    torch: Any, model: Any, tokenizer: Any, shared_prefix: str | None
+) -> tuple[list[int], Any, str]:
+    """The prefix's token ids, its KV cache (None without a prefix) and the keyword that
+    ``generate`` takes the cache under."""
+    if not shared_prefix:
+        return [], None, "cache"
+    prefix_ids = _encode(tokenizer, shared_prefix)
+    with torch.no_grad():
+        prefix_out = model(
+            input_ids=torch.tensor([prefix_ids], device=model.device), use_cache=True
+        )
+    # transformers >= 5.x names the KV cache `cache` (`past_key_values` is deprecated).
+    cache_kwarg = "cache" if getattr(prefix_out, "cache", None) is not None else "past_key_values"
+    return prefix_ids, getattr(prefix_out, cache_kwarg), cache_kwarg
+
+
+def _generate(
+    torch: Any,
+    model: Any,
+    rows: list[list[int]],
+    masks: list[list[int]],
+    max_new_tokens: int,
+    pad_id: int,
+    kwargs: dict[str, Any],
+) -> Any:
+    """Greedy ``model.generate`` on one left-padded batch; the new tokens only."""
+    input_ids = torch.tensor(rows, device=model.device)
+    with torch.no_grad():
+        generated = model.generate(
+            input_ids=input_ids,
+            attention_mask=torch.tensor(masks, device=model.device),
+            do_sample=False,
+            max_new_tokens=max_new_tokens,
+            pad_token_id=pad_id,
+            **kwargs,
+        )
+    return generated[:, input_ids.shape[1] :]
 
 
 def _common_text_prefix(texts: Sequence[str]) -> str:
