@@ -58,9 +58,7 @@ KNOWN: frozenset[str] = frozenset(
         "packages/kg-qgen/src/kg_qgen/review/decompose.py::_derivation",
         "packages/kg-qgen/src/kg_qgen/verify/report.py::verify_records",
         "packages/leak-metrics/src/leak_metrics/judges/llm.py",
-        "packages/leak-metrics/src/leak_metrics/report/tables.py::_render",
         "packages/unlearn-zoo/src/unlearn_zoo/base.py",
-        "packages/unlearn-zoo/src/unlearn_zoo/data.py::encode_example",
     }
 )
 

@@ -110,25 +110,9 @@ def encode_example(
     target_ids = answer_ids + ([eos] if eos is not None else [])
 
     spans = list(record.get("spans", []))
-    # Offsets of the prompt tokens (question spans, for AS) and of the answer tokens (PALU onsets).
-    prompt_off = _token_offsets(tokenizer, prompt, prompt_ids) if spans else []
-    answer_off = _token_offsets(tokenizer, answer, answer_ids) if spans else []
-    prompt_imp = [0] * len(prompt_ids)
-    answer_imp = [0] * len(target_ids)
-    onset = [0] * len(target_ids)
-    found: list[str] = []
-    for _span, start, end in _span_ranges(prompt, spans):
-        for t, (a, b) in enumerate(prompt_off):
-            if a < end and b > start:
-                prompt_imp[t] = 1
-    for span, start, end in _span_ranges(answer, spans):
-        hits = [t for t, (a, b) in enumerate(answer_off) if a < end and b > start]
-        for t in hits:
-            answer_imp[t] = 1
-        for t in hits[:onset_tokens]:
-            onset[t] = 1
-        if hits:
-            found.append(span)
+    prompt_imp, answer_imp, onset, found = _mark_spans(
+        tokenizer, spans, prompt, prompt_ids, answer, answer_ids, len(target_ids), onset_tokens
+    )
 
     # Keep the whole target when possible; drop prompt tokens from the left when too long.
     if len(target_ids) >= max_length:
@@ -148,6 +132,41 @@ def encode_example(
         n_answer_tokens=len(target_ids),
         spans_found=found,
     )
+
+
+def _mark_spans(
+    tokenizer: Any,
+    spans: list[str],
+    prompt: str,
+    prompt_ids: list[int],
+    answer: str,
+    answer_ids: list[int],
+    n_target: int,
+    onset_tokens: int,
+) -> tuple[list[int], list[int], list[int], list[str]]:
+    """Masks of the prompt tokens inside a span (for AS), of the answer tokens inside one and
+    of the first ``onset_tokens`` of each (PALU onsets), over ``n_target`` target tokens; and
+    the spans found in the answer."""
+    # Offsets of the prompt tokens (question spans, for AS) and of the answer tokens (PALU onsets).
+    prompt_off = _token_offsets(tokenizer, prompt, prompt_ids) if spans else []
+    answer_off = _token_offsets(tokenizer, answer, answer_ids) if spans else []
+    prompt_imp = [0] * len(prompt_ids)
+    answer_imp = [0] * n_target
+    onset = [0] * n_target
+    found: list[str] = []
+    for _span, start, end in _span_ranges(prompt, spans):
+        for t, (a, b) in enumerate(prompt_off):
+            if a < end and b > start:
+                prompt_imp[t] = 1
+    for span, start, end in _span_ranges(answer, spans):
+        hits = [t for t, (a, b) in enumerate(answer_off) if a < end and b > start]
+        for t in hits:
+            answer_imp[t] = 1
+        for t in hits[:onset_tokens]:
+            onset[t] = 1
+        if hits:
+            found.append(span)
+    return prompt_imp, answer_imp, onset, found
 
 
 def encode_records(

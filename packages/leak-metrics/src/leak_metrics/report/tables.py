@@ -97,61 +97,88 @@ def _render(
     # Markdown and LaTeX name a guessable column's chance level in its header; CSV gets a column.
     headers = [f"{k} (chance {100 * chance[k]:.0f}%)" if k in chance else k for k in keys]
     if fmt == "markdown":
-        lines: list[str] = []
-        for model, methods in table.items():
-            lines += [f"**{model}**", "", "| Method | " + " | ".join(headers) + " |"]
-            lines.append("|---|" + "---|" * len(columns))
-            for method, cells in methods.items():
-                values = [
-                    format_cell(cells.get(c), percent=percent, show_ci=show_ci) for c in columns
-                ]
-                lines.append(f"| {method} | " + " | ".join(values) + " |")
-            lines.append("")
-        return "\n".join(lines)
+        return _markdown(table, columns, headers, percent=percent, show_ci=show_ci)
     if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        header = ["model", "method"]
-        for name in keys:
-            key = name.replace(" ", "_")
-            header += [key, f"{key}_ci_low", f"{key}_ci_high", f"{key}_n"]
-            header += [f"{key}_chance"] if name in chance else []
-        writer.writerow(header)
-        for model, methods in table.items():
-            for method, cells in methods.items():
-                line: list[Any] = [csv_safe(model), csv_safe(method)]
-                for column in columns:
-                    m = cells.get(column)
-                    if m is None or m.value is None:
-                        line += [not_available(m), NA, NA, m.n if m is not None else NA]
-                    else:
-                        line += [m.value, m.ci_low, m.ci_high, m.n]
-                    line += [chance[" ".join(column)]] if " ".join(column) in chance else []
-                writer.writerow(line)
-        return out.getvalue()
+        return _csv(table, columns, keys, chance)
     if fmt == "latex":
-        spec = "l" + "c" * len(columns)
-        lines = [
-            "\\begin{table}[t]",
-            "\\centering",
-            f"\\begin{{tabular}}{{{spec}}}",
-            "\\toprule",
-            "Algo & " + " & ".join(_tex(h) for h in headers) + " \\\\",
-            "\\midrule",
-        ]
-        for model, methods in table.items():
-            lines.append(
-                f"\\multicolumn{{{len(columns) + 1}}}{{c}}{{\\textit{{{_tex(model)}}}}} \\\\"
-            )
-            for method, cells in methods.items():
-                values = [
-                    _tex(format_cell(cells.get(c), percent=percent, show_ci=show_ci))
-                    for c in columns
-                ]
-                lines.append(f"{_tex(method)} & " + " & ".join(values) + " \\\\")
-        lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{_tex(caption)}}}", "\\end{table}"]
-        return "\n".join(lines) + "\n"
+        return _latex(table, columns, headers, caption, percent=percent, show_ci=show_ci)
     raise ValueError(f"unknown format '{fmt}'; expected markdown, csv or latex")
+
+
+def _markdown(
+    table: dict[str, dict[str, dict[tuple[str, ...], MetricValue]]],
+    columns: list[tuple[str, ...]],
+    headers: list[str],
+    *,
+    percent: bool,
+    show_ci: bool,
+) -> str:
+    lines: list[str] = []
+    for model, methods in table.items():
+        lines += [f"**{model}**", "", "| Method | " + " | ".join(headers) + " |"]
+        lines.append("|---|" + "---|" * len(columns))
+        for method, cells in methods.items():
+            values = [format_cell(cells.get(c), percent=percent, show_ci=show_ci) for c in columns]
+            lines.append(f"| {method} | " + " | ".join(values) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _csv(
+    table: dict[str, dict[str, dict[tuple[str, ...], MetricValue]]],
+    columns: list[tuple[str, ...]],
+    keys: list[str],
+    chance: dict[str, float],
+) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    header = ["model", "method"]
+    for name in keys:
+        key = name.replace(" ", "_")
+        header += [key, f"{key}_ci_low", f"{key}_ci_high", f"{key}_n"]
+        header += [f"{key}_chance"] if name in chance else []
+    writer.writerow(header)
+    for model, methods in table.items():
+        for method, cells in methods.items():
+            line: list[Any] = [csv_safe(model), csv_safe(method)]
+            for column in columns:
+                m = cells.get(column)
+                if m is None or m.value is None:
+                    line += [not_available(m), NA, NA, m.n if m is not None else NA]
+                else:
+                    line += [m.value, m.ci_low, m.ci_high, m.n]
+                line += [chance[" ".join(column)]] if " ".join(column) in chance else []
+            writer.writerow(line)
+    return out.getvalue()
+
+
+def _latex(
+    table: dict[str, dict[str, dict[tuple[str, ...], MetricValue]]],
+    columns: list[tuple[str, ...]],
+    headers: list[str],
+    caption: str,
+    *,
+    percent: bool,
+    show_ci: bool,
+) -> str:
+    spec = "l" + "c" * len(columns)
+    lines = [
+        "\\begin{table}[t]",
+        "\\centering",
+        f"\\begin{{tabular}}{{{spec}}}",
+        "\\toprule",
+        "Algo & " + " & ".join(_tex(h) for h in headers) + " \\\\",
+        "\\midrule",
+    ]
+    for model, methods in table.items():
+        lines.append(f"\\multicolumn{{{len(columns) + 1}}}{{c}}{{\\textit{{{_tex(model)}}}}} \\\\")
+        for method, cells in methods.items():
+            values = [
+                _tex(format_cell(cells.get(c), percent=percent, show_ci=show_ci)) for c in columns
+            ]
+            lines.append(f"{_tex(method)} & " + " & ".join(values) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", f"\\caption{{{_tex(caption)}}}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
 
 
 def _tex(text: str) -> str:
