@@ -169,19 +169,54 @@ def mt_question(
     thing = p1.np(subject)
     if not p1.inverse and not subject.startswith("the ") and rng.random() < 0.5:
         thing = p1.possessive(subject)  # the conditional's wording; the ask keeps p1.np
+    then = _consequent_subject(p1, p2, thing, candidate_pronoun, frame, rng)
+    c = candidate
+    a, b = _clauses(p1, p2, subject, thing, then, c, consequent, form, wording, rng)
+    possessive_ask = rng.random() < 0.5
+    verb_ask = rng.choice(p1.verbs) if p1.verbs and rng.random() < 0.5 else None
+    cond = _FRAMES[frame].format(a=a, b=b)
+    lead = rng.choice(_LEADS)
+    proposition = _proposition(asked_p1, p1, subject, c, polarity, possessive_ask, verb_ask)
+    cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
+    return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame
+
+
+def _consequent_subject(
+    p1: RelationPhrase,
+    p2: RelationPhrase,
+    thing: str,
+    candidate_pronoun: str | None,
+    frame: int,
+    rng: random.Random,
+) -> str:
+    """How the consequent names the bridge: its noun phrase again, the candidate's pronoun or
+    "that r1" (two draws always, then one only where a choice is open)."""
     ref = rng.randrange(4)
     that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
     b_first = _FRAMES[frame].index("{b}") < _FRAMES[frame].index("{a}")
     if p2.inverse or p1.inverse or b_first:
-        then = p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
-    elif ref == 0 and candidate_pronoun is not None and rng.random() < 0.5:
-        then = f"{candidate_pronoun} {p2.noun}"
-    elif ref == 1 and rng.random() < 0.5:
-        then = that
-    else:
-        # the subject named again: fewer words shared with other questions than "that r1"
-        then = p2.np(thing)
-    c, v = candidate, consequent
+        return p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
+    if ref == 0 and candidate_pronoun is not None and rng.random() < 0.5:
+        return f"{candidate_pronoun} {p2.noun}"
+    if ref == 1 and rng.random() < 0.5:
+        return that
+    # the subject named again: fewer words shared with other questions than "that r1"
+    return p2.np(thing)
+
+
+def _clauses(
+    p1: RelationPhrase,
+    p2: RelationPhrase,
+    subject: str,
+    thing: str,
+    then: str,
+    c: str,
+    v: str,
+    form: str,
+    wording: int,
+    rng: random.Random,
+) -> tuple[str, str]:
+    """The antecedent and consequent of the conditional, in the cell's form."""
     neg_a, neg_b, pos_a, pos_b = _WORDINGS[wording]
     # the fact as a clause ("System 7 was not developed by Apple Inc.") where the line says
     # plainly "is" / "is not": the same words in both forms, "not" where the line has it
@@ -194,20 +229,23 @@ def mt_question(
         neg_b = verb_b.format(s=thing, o="{v}", **{"not": " not"})
         pos_b = verb_b.format(s=thing, o="{v}", **{"not": ""})
     if form == "positive":
-        a, b = pos_a.format(t=thing, c=c), pos_b.format(n=then, v=v)
-    else:
-        a, b = neg_a.format(t=thing, c=c), neg_b.format(n=then, v=v)
-    possessive_ask = rng.random() < 0.5
-    verb_ask = rng.choice(p1.verbs) if p1.verbs and rng.random() < 0.5 else None
-    cond = _FRAMES[frame].format(a=a, b=b)
-    lead = rng.choice(_LEADS)
+        return pos_a.format(t=thing, c=c), pos_b.format(n=then, v=v)
+    return neg_a.format(t=thing, c=c), neg_b.format(n=then, v=v)
+
+
+def _proposition(
+    asked_p1: RelationPhrase,
+    p1: RelationPhrase,
+    subject: str,
+    c: str,
+    polarity: str,
+    possessive_ask: bool,
+    verb_ask: str | None,
+) -> str:
+    """What the question asks about: the candidate as the subject's r1, plain or negated."""
     asked = asked_p1.np(subject)
     if not p1.inverse and not subject.startswith("the ") and possessive_ask:
         asked = asked_p1.possessive(subject)
-    proposition = f"{asked} {'is not' if polarity == 'negated' else 'is'} {c}"
     if verb_ask is not None:
-        proposition = verb_ask.format(
-            s=subject, o=c, **{"not": " not" if polarity == "negated" else ""}
-        )
-    cond = cond.replace("that that ", "that the ")  # "it follows that that developer's ..."
-    return f"{lead}{_cap(cond)}. {ask.format(p=proposition)}", frame
+        return verb_ask.format(s=subject, o=c, **{"not": " not" if polarity == "negated" else ""})
+    return f"{asked} {'is not' if polarity == 'negated' else 'is'} {c}"

@@ -64,47 +64,11 @@ def find(
     frequency, "america" flipped by "not" was right on 0.69 of a MQuAKE set). Matching is
     greedy, negatives with rare candidates first (they can use the hub's chains).
     """
-    chains: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
-    n_chains = 0
-    for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and n_chains >= cfg.max_matches:
-            break
-        if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
-            continue
-        for f2 in index.chains(f1, rng, 1):
-            if not index.identifies_subject(f2.relation, f2.object):
-                note(stats, NOT_IDENTIFYING)
-                continue
-            chains.setdefault((f1.relation, f2.relation), []).append((f1, f2))
-            n_chains += 1
+    chains = _collect_chains(index, cfg, rng, stats)
     out: list[Match] = []
     for key in sorted(chains):
         group = chains[key]
-        freq = Counter(f1.object for f1, _ in group)
-        order = sorted(range(len(group)), key=lambda i: (freq[group[i][0].object], i))
-        # positives come from the hub's chains first: rare candidates can use them, the hub's
-        # own candidate cannot
-        by_hub = sorted(range(len(group)), key=lambda j: (-freq[group[j][0].object], j))
-        used: set[int] = set()  # chains already used for a positive
-        mirrored: list[tuple[int, int, Fact]] = []  # (negative chain, positive chain, d fact)
-        lone: list[int] = []
-        for i in order:
-            f1, f2 = group[i]
-            hit = None
-            if cfg.max_per_target > 1:
-                for j in by_hub:
-                    if j == i or j in used:
-                        continue
-                    fact = _usable(index, group[j][0], group[j][1], f1.object)
-                    if fact is not None:
-                        hit = (j, fact)
-                        break
-            if hit is None:
-                note(stats, NO_DISTRACTOR)
-                lone.append(i)
-                continue
-            used.add(hit[0])
-            mirrored.append((i, hit[0], hit[1]))
+        mirrored, lone = _mirror(index, cfg, group, stats)
         rng.shuffle(mirrored)
         for k, (i, j, d_fact) in enumerate(mirrored):
             polarity = ("plain", "negated")[k % 2]
@@ -125,6 +89,63 @@ def find(
                 )
             )
     return out
+
+
+def _collect_chains(
+    index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None
+) -> dict[tuple[str, str], list[tuple[Fact, Fact]]]:
+    """Two-hop chains whose second hop identifies its subject, by relation pair, seeded."""
+    chains: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
+    n_chains = 0
+    for f1 in sample_targets(index.facts, rng):
+        if cfg.max_matches is not None and n_chains >= cfg.max_matches:
+            break
+        if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
+            continue
+        for f2 in index.chains(f1, rng, 1):
+            if not index.identifies_subject(f2.relation, f2.object):
+                note(stats, NOT_IDENTIFYING)
+                continue
+            chains.setdefault((f1.relation, f2.relation), []).append((f1, f2))
+            n_chains += 1
+    return chains
+
+
+def _mirror(
+    index: GraphIndex,
+    cfg: MatchConfig,
+    group: list[tuple[Fact, Fact]],
+    stats: Counter[str] | None,
+) -> tuple[list[tuple[int, int, Fact]], list[int]]:
+    """Within one relation pair: (negative chain, positive chain, distractor fact) for each
+    negative that found a mirror, greedily, rare candidates first; and the chains that found
+    none."""
+    freq = Counter(f1.object for f1, _ in group)
+    order = sorted(range(len(group)), key=lambda i: (freq[group[i][0].object], i))
+    # positives come from the hub's chains first: rare candidates can use them, the hub's
+    # own candidate cannot
+    by_hub = sorted(range(len(group)), key=lambda j: (-freq[group[j][0].object], j))
+    used: set[int] = set()  # chains already used for a positive
+    mirrored: list[tuple[int, int, Fact]] = []  # (negative chain, positive chain, d fact)
+    lone: list[int] = []
+    for i in order:
+        f1, _f2 = group[i]
+        hit = None
+        if cfg.max_per_target > 1:
+            for j in by_hub:
+                if j == i or j in used:
+                    continue
+                fact = _usable(index, group[j][0], group[j][1], f1.object)
+                if fact is not None:
+                    hit = (j, fact)
+                    break
+        if hit is None:
+            note(stats, NO_DISTRACTOR)
+            lone.append(i)
+            continue
+        used.add(hit[0])
+        mirrored.append((i, hit[0], hit[1]))
+    return mirrored, lone
 
 
 def _match(

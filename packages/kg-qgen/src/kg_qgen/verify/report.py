@@ -76,77 +76,14 @@ def verify_records(
 ) -> VerifyReport:
     """Every check on every record, plus the set-level checks (module docs)."""
     checks = list(checks) if checks is not None else default_checks()
-    failures: dict[str, list[dict[str, str]]] = defaultdict(list)
-    failed_ids: dict[str, set[str]] = defaultdict(set)
-    by_check: dict[str, Counter[str]] = defaultdict(Counter)
-
-    def record_type(r: dict) -> str:
-        t = r.get("type")
-        return t if isinstance(t, str) else "?"
-
-    schema_bad: set[int] = set()
-    for check in checks:
-        pool = [r for r in records if id(r) not in schema_bad]
-        for rj in check(pool, graph):
-            t = record_type(rj.record)
-            rid = str(rj.record.get("id"))
-            failures[t].append({"id": rid, "check": rj.check, "reason": rj.reason})
-            failed_ids[t].add(rid)
-            by_check[t][rj.check] += 1
-            if isinstance(check, AnswerPresentCheck):
-                schema_bad.add(id(rj.record))
-
-    per_type: dict[str, dict[str, Any]] = {}
-    counts = Counter(record_type(r) for r in records)
-    for t in sorted(counts):
-        per_type[t] = {
-            "n": counts[t],
-            "passed": counts[t] - len(failed_ids[t]),
-            "failed": len(failed_ids[t]),
-            "failed_by": dict(sorted(by_check[t].items())),
-            "failures": failures[t],
-        }
-
+    per_type, failed_ids = _per_type(records, graph, checks)
     set_checks: dict[str, dict[str, Any]] = {}
-    judged = f"enforced <= {cue_threshold} from n >= {cue_min_n}"
-    bal = mt_balance(records)
-    if bal.n:
-        problems = []
-        if bal.incomplete_pairs:
-            problems.append(f"{len(bal.incomplete_pairs)} incomplete yes/no pair(s)")
-        if bal.n >= cue_min_n:
-            if bal.cue.accuracy > cue_threshold:
-                problems.append(
-                    f"the rule {bal.cue.rule} predicts the answer with accuracy "
-                    f"{bal.cue.accuracy:.3f} > {cue_threshold}"
-                )
-            if bal.yes_share is not None and not 0.4 <= bal.yes_share <= 0.6:
-                problems.append(f"yes share {bal.yes_share:.3f} outside [0.4, 0.6]")
-        detail = (
-            f"n={bal.n}, yes share {bal.yes_share:.3f}, negative conditionals "
-            f"{bal.negative_form_share:.3f}, best one/two-word rule accuracy "
-            f"{bal.cue.accuracy:.3f} ({bal.cue.rule}; "
-            f"{judged if bal.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
-        )
-        set_checks["mt_balance"] = {
-            "ok": not problems,
-            "judged": bal.n >= cue_min_n,
-            "detail": detail + ("; " + "; ".join(problems) if problems else ""),
-            **bal.to_dict(),
-        }
-    ds = ds_option_balance(records)
-    if ds.n:
-        bad = ds.n >= cue_min_n and ds.accuracy > cue_threshold
-        detail = (
-            f"n={ds.n}, best option rule accuracy {ds.accuracy:.3f} ({ds.rule or 'chance'}; "
-            f"{judged if ds.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
-        )
-        set_checks["ds_options"] = {
-            "ok": not bad,
-            "judged": ds.n >= cue_min_n,
-            "detail": detail + ("; the gold can be picked from the options alone" if bad else ""),
-            "cue": asdict(ds),
-        }
+    mt = _mt_balance_check(records, cue_threshold, cue_min_n)
+    if mt is not None:
+        set_checks["mt_balance"] = mt
+    ds = _ds_options_check(records, cue_threshold, cue_min_n)
+    if ds is not None:
+        set_checks["ds_options"] = ds
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
     return VerifyReport(
         ok=ok,
@@ -155,3 +92,94 @@ def verify_records(
         set_checks=set_checks,
         checks=[c.name for c in checks],
     )
+
+
+def _record_type(r: dict) -> str:
+    t = r.get("type")
+    return t if isinstance(t, str) else "?"
+
+
+def _per_type(
+    records: Sequence[dict], graph: KnowledgeGraph, checks: Sequence[Check]
+) -> tuple[dict[str, dict[str, Any]], dict[str, set[str]]]:
+    """Every check on every record: counts and failures per type, and the failed ids per type.
+    A record that fails the schema check (answer present) is not given to later checks."""
+    failures: dict[str, list[dict[str, str]]] = defaultdict(list)
+    failed_ids: dict[str, set[str]] = defaultdict(set)
+    by_check: dict[str, Counter[str]] = defaultdict(Counter)
+    schema_bad: set[int] = set()
+    for check in checks:
+        pool = [r for r in records if id(r) not in schema_bad]
+        for rj in check(pool, graph):
+            t = _record_type(rj.record)
+            rid = str(rj.record.get("id"))
+            failures[t].append({"id": rid, "check": rj.check, "reason": rj.reason})
+            failed_ids[t].add(rid)
+            by_check[t][rj.check] += 1
+            if isinstance(check, AnswerPresentCheck):
+                schema_bad.add(id(rj.record))
+    per_type: dict[str, dict[str, Any]] = {}
+    counts = Counter(_record_type(r) for r in records)
+    for t in sorted(counts):
+        per_type[t] = {
+            "n": counts[t],
+            "passed": counts[t] - len(failed_ids[t]),
+            "failed": len(failed_ids[t]),
+            "failed_by": dict(sorted(by_check[t].items())),
+            "failures": failures[t],
+        }
+    return per_type, failed_ids
+
+
+def _mt_balance_check(
+    records: Sequence[dict], cue_threshold: float, cue_min_n: int
+) -> dict[str, Any] | None:
+    """The MT set check (pairs complete, yes share, no one/two-word cue), None without MT."""
+    judged = f"enforced <= {cue_threshold} from n >= {cue_min_n}"
+    bal = mt_balance(records)
+    if not bal.n:
+        return None
+    problems = []
+    if bal.incomplete_pairs:
+        problems.append(f"{len(bal.incomplete_pairs)} incomplete yes/no pair(s)")
+    if bal.n >= cue_min_n:
+        if bal.cue.accuracy > cue_threshold:
+            problems.append(
+                f"the rule {bal.cue.rule} predicts the answer with accuracy "
+                f"{bal.cue.accuracy:.3f} > {cue_threshold}"
+            )
+        if bal.yes_share is not None and not 0.4 <= bal.yes_share <= 0.6:
+            problems.append(f"yes share {bal.yes_share:.3f} outside [0.4, 0.6]")
+    detail = (
+        f"n={bal.n}, yes share {bal.yes_share:.3f}, negative conditionals "
+        f"{bal.negative_form_share:.3f}, best one/two-word rule accuracy "
+        f"{bal.cue.accuracy:.3f} ({bal.cue.rule}; "
+        f"{judged if bal.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
+    )
+    return {
+        "ok": not problems,
+        "judged": bal.n >= cue_min_n,
+        "detail": detail + ("; " + "; ".join(problems) if problems else ""),
+        **bal.to_dict(),
+    }
+
+
+def _ds_options_check(
+    records: Sequence[dict], cue_threshold: float, cue_min_n: int
+) -> dict[str, Any] | None:
+    """The DS set check (the gold cannot be picked from the options alone), None without DS."""
+    judged = f"enforced <= {cue_threshold} from n >= {cue_min_n}"
+    ds = ds_option_balance(records)
+    if not ds.n:
+        return None
+    bad = ds.n >= cue_min_n and ds.accuracy > cue_threshold
+    detail = (
+        f"n={ds.n}, best option rule accuracy {ds.accuracy:.3f} ({ds.rule or 'chance'}; "
+        f"{judged if ds.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
+    )
+    return {
+        "ok": not bad,
+        "judged": ds.n >= cue_min_n,
+        "detail": detail + ("; the gold can be picked from the options alone" if bad else ""),
+        "cue": asdict(ds),
+    }
