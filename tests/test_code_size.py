@@ -49,13 +49,9 @@ KNOWN: frozenset[str] = frozenset(
         # the three packages tidied by issue 23 item 6 (emptied as they are split):
         "packages/kg-qgen/src/kg_qgen/cli.py::build_cmd",
         "packages/kg-qgen/src/kg_qgen/export.py::dataset_card",
-        "packages/kg-qgen/src/kg_qgen/llm/generator.py::LLMQuestionGenerator.generate_with_rejects",
         "packages/kg-qgen/src/kg_qgen/quality/cli.py::score_command",
         "packages/kg-qgen/src/kg_qgen/review/app.py::create_app",
         "packages/kg-qgen/src/kg_qgen/review/cli.py::review_command",
-        "packages/kg-qgen/src/kg_qgen/review/decompose.py::_derivation",
-        "packages/leak-metrics/src/leak_metrics/judges/llm.py",
-        "packages/unlearn-zoo/src/unlearn_zoo/base.py",
     }
 )
 

@@ -185,44 +185,8 @@ class LLMQuestionGenerator:
         self, matches: Sequence[Match], graph: KnowledgeGraph
     ) -> tuple[list[dict], list[Reject]]:
         ids = self._ids(matches)
-        pending = {
-            i: _Pending(i, generation_prompt(m, graph, self.n_paraphrases))
-            for i, m in enumerate(matches)
-        }
-        chosen: dict[int, tuple[str, list[str], list[str], int]] = {}
-        failed: dict[int, tuple[str, str]] = {}
         label_owner = self._label_owner(graph) if self.use_llm_aliases else {}
-        while pending:
-            batch = list(pending.values())
-            replies, errors = complete_or_errors(
-                self.backend,
-                [p.messages for p in batch],
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                response_format_json=True,
-            )
-            for j, p in enumerate(batch):
-                p.attempts += 1
-                m = matches[p.index]
-                if j in errors or replies[j] is None:
-                    failed[p.index] = (f"backend error: {errors.get(j, 'no reply')}", "")
-                    del pending[p.index]
-                    continue
-                reply = replies[j]
-                try:
-                    questions, aliases = parse_generation(reply, self.n_paraphrases)
-                    question = self._pick(m, graph, questions, aliases, ids[p.index], label_owner)
-                    chosen[p.index] = (question, questions, aliases, p.attempts)
-                    del pending[p.index]
-                except ParseError as err:
-                    if p.attempts > self.max_parse_retries:
-                        failed[p.index] = (
-                            f"unusable reply after {p.attempts} attempt(s): {err}",
-                            reply,
-                        )
-                        del pending[p.index]
-                    else:
-                        p.messages = repair_prompt(p.messages, reply, str(err))
+        chosen, failed = self._ask_all(matches, graph, ids, label_owner)
         records, rejects = [], []
         for i, m in enumerate(matches):
             if i in chosen:
@@ -260,6 +224,55 @@ class LLMQuestionGenerator:
                 )
                 rejects.append(Reject(stub, GENERATION_CHECK, reason))
         return records, rejects
+
+    def _ask_all(
+        self,
+        matches: Sequence[Match],
+        graph: KnowledgeGraph,
+        ids: list[str],
+        label_owner: dict[str, str],
+    ) -> tuple[dict[int, tuple[str, list[str], list[str], int]], dict[int, tuple[str, str]]]:
+        """Every match asked in batches until it gives a usable reply or fails: the chosen
+        (question, paraphrases, aliases, attempts) and the (reason, reply) of each failure, by
+        match index. An unusable reply is asked again with a repair prompt."""
+        pending = {
+            i: _Pending(i, generation_prompt(m, graph, self.n_paraphrases))
+            for i, m in enumerate(matches)
+        }
+        chosen: dict[int, tuple[str, list[str], list[str], int]] = {}
+        failed: dict[int, tuple[str, str]] = {}
+        while pending:
+            batch = list(pending.values())
+            replies, errors = complete_or_errors(
+                self.backend,
+                [p.messages for p in batch],
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                response_format_json=True,
+            )
+            for j, p in enumerate(batch):
+                p.attempts += 1
+                m = matches[p.index]
+                if j in errors or replies[j] is None:
+                    failed[p.index] = (f"backend error: {errors.get(j, 'no reply')}", "")
+                    del pending[p.index]
+                    continue
+                reply = replies[j]
+                try:
+                    questions, aliases = parse_generation(reply, self.n_paraphrases)
+                    question = self._pick(m, graph, questions, aliases, ids[p.index], label_owner)
+                    chosen[p.index] = (question, questions, aliases, p.attempts)
+                    del pending[p.index]
+                except ParseError as err:
+                    if p.attempts > self.max_parse_retries:
+                        failed[p.index] = (
+                            f"unusable reply after {p.attempts} attempt(s): {err}",
+                            reply,
+                        )
+                        del pending[p.index]
+                    else:
+                        p.messages = repair_prompt(p.messages, reply, str(err))
+        return chosen, failed
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod

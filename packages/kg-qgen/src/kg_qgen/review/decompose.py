@@ -206,38 +206,49 @@ def _derivation(
             "is the answer."
         )
     if qtype == "DS":
-        opts = ", ".join(options) if options else "(options not recorded)"
-        elim = _fact(record.get("elimination"))
-        ruled_out = (
-            f"Ruled out: {elim['subject']} (its {elim['relation']} is {elim['object']})"
-            if elim
-            else "One option is ruled out in the question"
-        )
-        return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
+        return _ds_derivation(options, record, direct, answer)
     if qtype == "MT" and len(p) >= 2:
-        first, second = p[0], p[1]
-        form = _text(record.get("form")).lower()
-        candidate = _text(record.get("candidate")) or "the candidate in the question"
-        consequent = _text(record.get("consequent")) or "the stated value"
-        if form == "negative":
-            return (
-                f"The conditional says: if the {first['relation']} of {first['subject']} is not "
-                f"{candidate}, its {second['relation']} is not {consequent}. In reality the "
-                f"{first['relation']} of {first['subject']} is {first['object']} (the target "
-                f"fact), whose {second['relation']} is {second['object']}, so the consequent is "
-                f"false and, by modus tollens, so is the antecedent: the {first['relation']} is "
-                f"{candidate}. The expected answer is {answer}."
-            )
-        if form == "positive" or _text(record.get("antecedent")).lower() == "false":
-            return (
-                f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
-                f"in reality it is {first['object']}, whose {second['relation']} is "
-                f"{second['object']}, so the stated consequence fails and the condition is false "
-                f"(modus tollens); the expected answer is {answer}."
-            )
-        return (
-            f"In reality the {first['relation']} of {first['subject']} is {first['object']}, "
-            f"whose {second['relation']} is {second['object']}. Compare with the conditional; "
-            f"the expected answer is {answer}."
-        )
+        return _mt_derivation(p[0], p[1], record, answer)
     return f"Expected answer: {answer}."
+
+
+def _ds_derivation(options: list[str], record: Mapping[str, Any], direct: str, answer: str) -> str:
+    """DS: the options, the one ruled out by the elimination fact, and the target fact."""
+    opts = ", ".join(options) if options else "(options not recorded)"
+    elim = _fact(record.get("elimination"))
+    ruled_out = (
+        f"Ruled out: {elim['subject']} (its {elim['relation']} is {elim['object']})"
+        if elim
+        else "One option is ruled out in the question"
+    )
+    return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
+
+
+def _mt_derivation(
+    first: dict[str, str], second: dict[str, str], record: Mapping[str, Any], answer: str
+) -> str:
+    """MT: the conditional against the real chain, by form (modus tollens)."""
+    form = _text(record.get("form")).lower()
+    candidate = _text(record.get("candidate")) or "the candidate in the question"
+    consequent = _text(record.get("consequent")) or "the stated value"
+    if form == "negative":
+        return (
+            f"The conditional says: if the {first['relation']} of {first['subject']} is not "
+            f"{candidate}, its {second['relation']} is not {consequent}. In reality the "
+            f"{first['relation']} of {first['subject']} is {first['object']} (the target "
+            f"fact), whose {second['relation']} is {second['object']}, so the consequent is "
+            f"false and, by modus tollens, so is the antecedent: the {first['relation']} is "
+            f"{candidate}. The expected answer is {answer}."
+        )
+    if form == "positive" or _text(record.get("antecedent")).lower() == "false":
+        return (
+            f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
+            f"in reality it is {first['object']}, whose {second['relation']} is "
+            f"{second['object']}, so the stated consequence fails and the condition is false "
+            f"(modus tollens); the expected answer is {answer}."
+        )
+    return (
+        f"In reality the {first['relation']} of {first['subject']} is {first['object']}, "
+        f"whose {second['relation']} is {second['object']}. Compare with the conditional; "
+        f"the expected answer is {answer}."
+    )
