@@ -139,12 +139,7 @@ def build_cmd(
         strict=strict,
         verify=verify,
     )
-    if result.verification is not None and not result.verification["ok"]:
-        _echo_verification(result.verification, err=True)
-        raise click.ClickException(
-            f"verification failed: nothing written to {out_dir} (kg-qgen build --no-verify "
-            "saves it anyway)"
-        )
+    _refuse_failed_verification(result.verification, out_dir)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
     from kg_qgen.keep import Kept
 
@@ -153,6 +148,14 @@ def build_cmd(
     for line in kept.lines():
         click.echo(line)
     elapsed = time.perf_counter() - t0
+    _echo_build_summary(result, graph, type_list, per_type, out_dir)
+    click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
+
+
+def _echo_build_summary(
+    result: Any, graph: Any, type_list: tuple[str, ...], per_type: int, out_dir: Path
+) -> None:
+    """What ``build`` kept per type, its shortfalls and the verification, one line each."""
     click.echo(f"{graph!r}")
     for t in type_list:
         c = result.counts[t]
@@ -163,7 +166,16 @@ def build_cmd(
         click.echo(f"shortfall {t}: {why}")
     if result.verification is not None:
         click.echo(f"verification passed ({out_dir / 'verify_report.json'})")
-    click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
+
+
+def _refuse_failed_verification(report: dict[str, Any] | None, out_dir: Path) -> None:
+    """A set that failed verification is shown and not saved."""
+    if report is not None and not report["ok"]:
+        _echo_verification(report, err=True)
+        raise click.ClickException(
+            f"verification failed: nothing written to {out_dir} (kg-qgen build --no-verify "
+            "saves it anyway)"
+        )
 
 
 def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5) -> None:

@@ -255,21 +255,7 @@ def dataset_card(
     types = _types_of(questions)
     counts = Counter(q["type"] for q in questions)
     config = manifest.get("config") or {}
-    header = [
-        "---",
-        f"license: {license_id}",
-        "language:\n- en",
-        "task_categories:\n- question-answering",
-        "tags:\n- unlearning\n- multi-hop\n- kg-qgen",
-        # one config per type: the types carry different optional fields (MT's antecedent, DS's
-        # option_ids, ...), so they cannot share one schema on the hub
-        "configs:",
-        *[
-            f"- config_name: {t}\n  data_files:\n  - split: test\n    path: {t}/*.arrow"
-            for t in types
-        ],
-        "---",
-    ]
+    header = _card_header(license_id, types)
     table = "\n".join(f"| {t} | {TYPE_NAMES[t]} | {counts[t]} |" for t in types)
     fields = (
         "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
@@ -306,6 +292,25 @@ def dataset_card(
         "",
     ]
     return "\n".join(header + body)
+
+
+def _card_header(license_id: str, types: list[str]) -> list[str]:
+    """The hub's YAML header lines of the dataset card."""
+    return [
+        "---",
+        f"license: {license_id}",
+        "language:\n- en",
+        "task_categories:\n- question-answering",
+        "tags:\n- unlearning\n- multi-hop\n- kg-qgen",
+        # one config per type: the types carry different optional fields (MT's antecedent, DS's
+        # option_ids, ...), so they cannot share one schema on the hub
+        "configs:",
+        *[
+            f"- config_name: {t}\n  data_files:\n  - split: test\n    path: {t}/*.arrow"
+            for t in types
+        ],
+        "---",
+    ]
 
 
 def export_hf(

@@ -98,32 +98,17 @@ def score_command(
     from kg_qgen.llm.cache import CachedBackend
     from kg_qgen.quality.judge import QualityJudge, score_with_judges
     from kg_qgen.quality.prompt import QUALITY_PROMPT_VERSION
-    from kg_qgen.quality.table import format_table6, table6
-    from kg_qgen.review.sampling import read_questions, sample_per_type
+    from kg_qgen.quality.table import table6
 
     n = len(models)
     urls = _paired("--base-url", base_urls, n)
     judge_names = _paired("--judge-name", names, n)
     envs = _paired("--api-key-env", key_envs, n)
     out = out_dir or set_dir / "quality"
-    _, records = read_questions(set_dir)
-    # Every refusal before the first request: the set, the review database, the output folder.
-    if not records:
-        raise click.UsageError(f"{set_dir}: questions.jsonl holds no questions to score")
-    if review_db is not None and not review_db.is_file():
-        raise click.UsageError(f"--review-db {review_db}: no such file")
-    _check_out_dir(out)
-    if sample:
-        chosen = {it.item_id for it in sample_per_type(records, per_type=sample, seed=seed)}
-        records = [r for r in records if r["id"] in chosen]
-
+    records = _records_to_score(set_dir, review_db, out, sample, seed)
     judges = []
     for model, url, name, env in zip(models, urls, judge_names, envs, strict=True):
-        api_key = None
-        if env is not None:
-            api_key = os.environ.get(env)
-            if not api_key:
-                raise click.UsageError(f"--api-key-env {env}: that environment variable is not set")
+        api_key = _api_key(env)
         backend: Any = make_backend(
             "openai", base_url=url, model=model, api_key=api_key,
             max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
@@ -143,15 +128,8 @@ def score_command(
     scores = score_with_judges(records, judges)
     elapsed = time.perf_counter() - t0
 
-    human = annotations = None
     db = review_db or set_dir / "review.sqlite"
-    if db.is_file():
-        from kg_qgen.review.storage import ReviewStore
-        from kg_qgen.review.summary import summarize
-
-        store = ReviewStore(db)
-        annotations = store.annotations()
-        human = summarize(store.sample(), annotations) if annotations else None
+    human, annotations = _human_verdicts(db)
 
     table = table6(scores, human=human, annotations=annotations, n_resamples=bootstrap, seed=seed)
     table["settings"] = {
@@ -164,6 +142,63 @@ def score_command(
         "wall_time_s": round(elapsed, 3),
         "s_per_100_questions_per_judge": round(100 * elapsed / max(1, len(records)), 3),
     }
+    click.echo(_write_scores(out, scores, table))
+    for j in judges:
+        hits = getattr(j.backend, "hits", None)
+        if hits is not None:
+            click.echo(f"{j.name}: cache {hits} hit(s), {j.backend.misses} miss(es)")
+    click.echo(
+        f"scored {len(records)} questions x {n} judge(s) in {elapsed:.2f} s "
+        f"({100 * elapsed / max(1, len(records)):.2f} s per 100 questions, judges in parallel); "
+        f"wrote {out / 'scores.jsonl'}, {out / 'table6.json'}, {out / 'table6.md'}"
+    )
+
+
+def _records_to_score(
+    set_dir: Path, review_db: Path | None, out: Path, sample: int, seed: int
+) -> list[dict]:
+    """The set's questions (a seeded sample per type with ``sample``), after every refusal that
+    can come before the first request: the set, the review database, the output folder."""
+    from kg_qgen.review.sampling import read_questions, sample_per_type
+
+    _, records = read_questions(set_dir)
+    if not records:
+        raise click.UsageError(f"{set_dir}: questions.jsonl holds no questions to score")
+    if review_db is not None and not review_db.is_file():
+        raise click.UsageError(f"--review-db {review_db}: no such file")
+    _check_out_dir(out)
+    if sample:
+        chosen = {it.item_id for it in sample_per_type(records, per_type=sample, seed=seed)}
+        records = [r for r in records if r["id"] in chosen]
+    return records
+
+
+def _api_key(env: str | None) -> str | None:
+    """The key from ``--api-key-env``'s variable (None without the option)."""
+    if env is None:
+        return None
+    api_key = os.environ.get(env)
+    if not api_key:
+        raise click.UsageError(f"--api-key-env {env}: that environment variable is not set")
+    return api_key
+
+
+def _human_verdicts(db: Path) -> tuple[Any, Any]:
+    """(human summary, annotations) from the review database, (None, None) without one."""
+    if not db.is_file():
+        return None, None
+    from kg_qgen.review.storage import ReviewStore
+    from kg_qgen.review.summary import summarize
+
+    store = ReviewStore(db)
+    annotations = store.annotations()
+    return (summarize(store.sample(), annotations) if annotations else None), annotations
+
+
+def _write_scores(out: Path, scores: dict, table: dict[str, Any]) -> str:
+    """OUT/scores.jsonl, OUT/table6.json and OUT/table6.md; the table's text."""
+    from kg_qgen.quality.table import format_table6
+
     out.mkdir(parents=True, exist_ok=True)
     with (out / "scores.jsonl").open("w", encoding="utf-8") as fh:
         for items in scores.values():
@@ -174,13 +209,4 @@ def score_command(
     )
     text = format_table6(table)
     (out / "table6.md").write_text(text + "\n", encoding="utf-8")
-    click.echo(text)
-    for j in judges:
-        hits = getattr(j.backend, "hits", None)
-        if hits is not None:
-            click.echo(f"{j.name}: cache {hits} hit(s), {j.backend.misses} miss(es)")
-    click.echo(
-        f"scored {len(records)} questions x {n} judge(s) in {elapsed:.2f} s "
-        f"({100 * elapsed / max(1, len(records)):.2f} s per 100 questions, judges in parallel); "
-        f"wrote {out / 'scores.jsonl'}, {out / 'table6.json'}, {out / 'table6.md'}"
-    )
+    return text
