@@ -46,10 +46,6 @@ KNOWN: frozenset[str] = frozenset(
         "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._continuous",
         "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._fallback",
         "packages/recover-attacks/src/recover_attacks/serve.py::make_handler",
-        # the three packages tidied by issue 23 item 6 (emptied as they are split):
-        "packages/kg-qgen/src/kg_qgen/quality/cli.py::score_command",
-        "packages/kg-qgen/src/kg_qgen/review/app.py::create_app",
-        "packages/kg-qgen/src/kg_qgen/review/cli.py::review_command",
     }
 )
 

@@ -38,6 +38,8 @@ def _paired(name: str, values: tuple[str, ...], n: int) -> list[str | None]:
     return list(values)
 
 
+# long: a click command; its 17 options take 18 lines of signature and its --help text 8 more;
+# the body only wires them to the helpers below (split from 116 lines in issue 23).
 @click.command("score")
 @click.argument("set_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--judge-model", "models", multiple=True, required=True,
@@ -108,18 +110,16 @@ def score_command(
     records = _records_to_score(set_dir, review_db, out, sample, seed)
     judges = []
     for model, url, name, env in zip(models, urls, judge_names, envs, strict=True):
-        api_key = _api_key(env)
         backend: Any = make_backend(
-            "openai", base_url=url, model=model, api_key=api_key,
+            "openai", base_url=url, model=model, api_key=_api_key(env),
             max_concurrency=max_concurrency, timeout=timeout, max_retries=max_retries, seed=seed,
         )  # fmt: skip
         if not no_cache:
             backend = CachedBackend(backend, cache_dir or out / "cache", QUALITY_PROMPT_VERSION)
-        judge = QualityJudge(
+        judges.append(QualityJudge(
             backend, name=name or model, max_parse_retries=max_parse_retries,
             temperature=temperature,
-        )  # fmt: skip
-        judges.append(judge)
+        ))  # fmt: skip
 
     click.echo(
         f"scoring {len(records)} questions with {n} judge(s): {', '.join(j.name for j in judges)}"
@@ -133,25 +133,25 @@ def score_command(
 
     table = table6(scores, human=human, annotations=annotations, n_resamples=bootstrap, seed=seed)
     table["settings"] = {
-        "set_dir": str(set_dir),
-        "n_questions": len(records),
-        "sample_per_type": sample or None,
-        "seed": seed,
-        "judges": [j.describe() for j in judges],
-        "review_db": str(db) if annotations else None,
-        "wall_time_s": round(elapsed, 3),
+        "set_dir": str(set_dir), "n_questions": len(records), "sample_per_type": sample or None,
+        "seed": seed, "judges": [j.describe() for j in judges],
+        "review_db": str(db) if annotations else None, "wall_time_s": round(elapsed, 3),
         "s_per_100_questions_per_judge": round(100 * elapsed / max(1, len(records)), 3),
-    }
+    }  # fmt: skip
     click.echo(_write_scores(out, scores, table))
-    for j in judges:
-        hits = getattr(j.backend, "hits", None)
-        if hits is not None:
-            click.echo(f"{j.name}: cache {hits} hit(s), {j.backend.misses} miss(es)")
+    _echo_cache_use(judges)
     click.echo(
         f"scored {len(records)} questions x {n} judge(s) in {elapsed:.2f} s "
         f"({100 * elapsed / max(1, len(records)):.2f} s per 100 questions, judges in parallel); "
         f"wrote {out / 'scores.jsonl'}, {out / 'table6.json'}, {out / 'table6.md'}"
     )
+
+
+def _echo_cache_use(judges: list[Any]) -> None:
+    for j in judges:
+        hits = getattr(j.backend, "hits", None)
+        if hits is not None:
+            click.echo(f"{j.name}: cache {hits} hit(s), {j.backend.misses} miss(es)")
 
 
 def _records_to_score(

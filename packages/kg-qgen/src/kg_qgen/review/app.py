@@ -63,30 +63,45 @@ def create_app(session: ReviewSession) -> Flask:
     type_totals: dict[str, int] = {}
     for s in sample:
         type_totals[s.type] = type_totals.get(s.type, 0) + 1
+    _add_login_routes(app, session, type_totals)
+    _add_item_route(app, session, by_position, by_id, type_totals)
+    _add_api_routes(app, session, by_id)
+    _add_result_routes(app, session, by_id)
+    return app
 
-    def annotator() -> str | None:
-        return _valid_name(request.cookies.get(ANNOTATOR_COOKIE))
 
-    def next_undecided(name: str, after: int = -1) -> int | None:
-        decided = {a.item_id for a in session.store.annotations(name) if a.verdict is not None}
-        todo = [s.position for s in sample if s.item_id not in decided]
-        later = [p for p in todo if p > after]
-        return (later or todo or [None])[0]
+def _annotator() -> str | None:
+    return _valid_name(request.cookies.get(ANNOTATOR_COOKIE))
+
+
+def _next_undecided(session: ReviewSession, name: str, after: int = -1) -> int | None:
+    decided = {a.item_id for a in session.store.annotations(name) if a.verdict is not None}
+    todo = [s.position for s in session.sample if s.item_id not in decided]
+    later = [p for p in todo if p > after]
+    return (later or todo or [None])[0]
+
+
+def _login_page(session: ReviewSession, type_totals: dict[str, int], error: str | None) -> str:
+    return render_template(
+        "login.html",
+        n_items=len(session.sample),
+        per_type=session.per_type,
+        seed=session.seed,
+        types=type_totals,
+        set_dir=str(session.set_dir),
+        error=error,
+    )
+
+
+def _add_login_routes(app: Flask, session: ReviewSession, type_totals: dict[str, int]) -> None:
+    """``/`` (the login page, or the next undecided item), ``/login`` and ``/logout``."""
 
     @app.get("/")
     def index() -> Any:
-        name = annotator()
+        name = _annotator()
         if name is None:
-            return render_template(
-                "login.html",
-                n_items=len(sample),
-                per_type=session.per_type,
-                seed=session.seed,
-                types=type_totals,
-                set_dir=str(session.set_dir),
-                error=None,
-            )
-        pos = next_undecided(name)
+            return _login_page(session, type_totals, None)
+        pos = _next_undecided(session, name)
         if pos is None:
             return redirect(url_for("results"))
         return redirect(url_for("item", position=pos))
@@ -95,18 +110,8 @@ def create_app(session: ReviewSession) -> Flask:
     def login() -> Any:
         name = _valid_name(request.form.get("annotator"))
         if name is None:
-            return (
-                render_template(
-                    "login.html",
-                    n_items=len(sample),
-                    per_type=session.per_type,
-                    seed=session.seed,
-                    types=type_totals,
-                    set_dir=str(session.set_dir),
-                    error="Use 1-64 letters, digits, spaces or . @ ' - (starting with a letter or digit).",
-                ),
-                400,
-            )
+            error = "Use 1-64 letters, digits, spaces or . @ ' - (starting with a letter or digit)."
+            return _login_page(session, type_totals, error), 400
         resp = redirect(url_for("index"))
         resp.set_cookie(ANNOTATOR_COOKIE, name, max_age=60 * 60 * 24 * 365, samesite="Strict")
         return resp
@@ -117,9 +122,20 @@ def create_app(session: ReviewSession) -> Flask:
         resp.delete_cookie(ANNOTATOR_COOKIE)
         return resp
 
+
+def _add_item_route(
+    app: Flask,
+    session: ReviewSession,
+    by_position: dict[int, Any],
+    by_id: dict[str, Any],
+    type_totals: dict[str, int],
+) -> None:
+    """``/item/<position>``: one item to annotate, with the annotator's progress."""
+    sample = session.sample
+
     @app.get("/item/<int:position>")
     def item(position: int) -> Any:
-        name = annotator()
+        name = _annotator()
         if name is None:
             return redirect(url_for("index"))
         row = by_position.get(position)
@@ -151,14 +167,18 @@ def create_app(session: ReviewSession) -> Flask:
             done_by_type=done_by_type,
             prev_pos=position - 1 if position - 1 in by_position else None,
             next_pos=position + 1 if position + 1 in by_position else None,
-            next_undecided=next_undecided(name, after=position),
+            next_undecided=_next_undecided(session, name, after=position),
             max_comment=MAX_COMMENT,
             state=_state(ann),
         )
 
+
+def _add_api_routes(app: Flask, session: ReviewSession, by_id: dict[str, Any]) -> None:
+    """``/api/annotations/<item_id>``: read (GET) and save (PUT, same origin, JSON) one."""
+
     @app.get("/api/annotations/<item_id>")
     def get_annotation(item_id: str) -> Any:
-        name = annotator()
+        name = _annotator()
         if name is None:
             return jsonify(error="no annotator name; open / first"), 401
         if item_id not in by_id:
@@ -168,7 +188,7 @@ def create_app(session: ReviewSession) -> Flask:
 
     @app.put("/api/annotations/<item_id>")
     def put_annotation(item_id: str) -> Any:
-        name = annotator()
+        name = _annotator()
         if name is None:
             return jsonify(error="no annotator name; open / first"), 401
         origin = request.headers.get("Origin")
@@ -186,6 +206,11 @@ def create_app(session: ReviewSession) -> Flask:
         ann = session.store.save(name, item_id, **fields)
         return jsonify(_state(ann))
 
+
+def _add_result_routes(app: Flask, session: ReviewSession, by_id: dict[str, Any]) -> None:
+    """``/results`` and the exports (annotations as CSV or JSON, the summary as JSON)."""
+    sample = session.sample
+
     @app.get("/results")
     def results() -> Any:
         summary = session.summary()
@@ -193,7 +218,7 @@ def create_app(session: ReviewSession) -> Flask:
         return render_template(
             "results.html",
             notes=notes,
-            annotator=annotator(),
+            annotator=_annotator(),
             s=summary,
             rules=LOGIC_RULES,
             flags=FLAGS,
@@ -223,8 +248,6 @@ def create_app(session: ReviewSession) -> Flask:
     @app.get("/export/summary.json")
     def export_summary_json() -> Any:
         return jsonify(session.summary().to_dict())
-
-    return app
 
 
 def _aliases(record: Any, limit: int = 12) -> list[str]:

@@ -52,24 +52,8 @@ def review_command(
     each annotation is saved at once to SET_DIR/review.sqlite. With --summary, prints validity per
     type with 95% Wilson intervals, the overall 0-100 score and Fleiss' kappa between annotators.
     """
-    from kg_qgen.review.summary import annotations_csv, format_summary, summarize
-
     if summary:
-        from kg_qgen.review.session import open_store
-        from kg_qgen.writable import check_writable_file
-
-        for option, path in (("--export-csv", export_csv), ("--export-json", export_json)):
-            if path is not None:  # refused before anything is read or written
-                check_writable_file(path, option)
-
-        store = open_store(set_dir, db_path)
-        sample, annotations = store.sample(), store.annotations()
-        result = summarize(sample, annotations)
-        if export_csv is not None:
-            export_csv.write_text(annotations_csv(sample, annotations), encoding="utf-8")
-        if export_json is not None:
-            export_json.write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
-        click.echo(json.dumps(result.to_dict(), indent=2) if as_json else format_summary(result))
+        _print_summary(set_dir, db_path, as_json, export_csv, export_json)
         return
     if as_json or export_csv or export_json:
         raise click.UsageError("--json, --export-csv and --export-json go with --summary")
@@ -104,6 +88,32 @@ def review_command(
         pass
     finally:
         server.server_close()
+
+
+def _print_summary(
+    set_dir: Path,
+    db_path: Path | None,
+    as_json: bool,
+    export_csv: Path | None,
+    export_json: Path | None,
+) -> None:
+    """``--summary``: the statistics printed (text or JSON) and optionally exported."""
+    from kg_qgen.review.session import open_store
+    from kg_qgen.writable import check_writable_file
+    from kg_qgen.review.summary import annotations_csv, format_summary, summarize
+
+    for option, path in (("--export-csv", export_csv), ("--export-json", export_json)):
+        if path is not None:  # refused before anything is read or written
+            check_writable_file(path, option)
+
+    store = open_store(set_dir, db_path)
+    sample, annotations = store.sample(), store.annotations()
+    result = summarize(sample, annotations)
+    if export_csv is not None:
+        export_csv.write_text(annotations_csv(sample, annotations), encoding="utf-8")
+    if export_json is not None:
+        export_json.write_text(json.dumps(result.to_dict(), indent=2), encoding="utf-8")
+    click.echo(json.dumps(result.to_dict(), indent=2) if as_json else format_summary(result))
 
 
 def _stop_on_signals(server: Any) -> None:
