@@ -8,20 +8,33 @@ import platform
 import shutil
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.keep import Kept, carry_over, check_review, move_back
 from kg_qgen.match.base import QUESTION_TYPES
 
-if TYPE_CHECKING:
-    from kg_qgen.pipeline import BuildResult
-
-__all__ = ["MANIFEST_FORMAT", "check_out_dir", "is_kgqgen_output", "save"]
+__all__ = ["MANIFEST_FORMAT", "BuildResult", "check_out_dir", "is_kgqgen_output", "save"]
 
 MANIFEST_FORMAT = "kg-qgen/1"
+
+
+@dataclass
+class BuildResult:
+    """What :func:`kg_qgen.pipeline.build` returns and :func:`save` writes."""
+
+    questions: list[dict]
+    rejects: list[dict]
+    shortfall: dict[str, str]
+    counts: dict[str, dict[str, Any]]
+    facts_forget: list[dict] = field(default_factory=list)
+    facts_retain: list[dict] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+    source_questions: list[dict] = field(default_factory=list)
+    verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
 
 
 def _versions() -> dict[str, str]:

@@ -19,7 +19,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches, get_matcher
-from kg_qgen.output import MANIFEST_FORMAT, check_out_dir, is_kgqgen_output, save
+from kg_qgen.output import MANIFEST_FORMAT, BuildResult, check_out_dir, is_kgqgen_output, save
 from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, split_facts, spread
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
@@ -57,19 +57,6 @@ class BuildConfig:
     oversample: float = 3.0
     forget_fraction: float = 0.5
     match: MatchConfig = field(default_factory=MatchConfig)
-
-
-@dataclass
-class BuildResult:
-    questions: list[dict]
-    rejects: list[dict]
-    shortfall: dict[str, str]
-    counts: dict[str, dict[str, Any]]
-    facts_forget: list[dict] = field(default_factory=list)
-    facts_retain: list[dict] = field(default_factory=list)
-    config: dict[str, Any] = field(default_factory=dict)
-    source_questions: list[dict] = field(default_factory=list)
-    verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
 
 
 _NO_MATCH_REASON = {

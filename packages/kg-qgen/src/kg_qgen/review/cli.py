@@ -99,8 +99,8 @@ def _print_summary(
 ) -> None:
     """``--summary``: the statistics printed (text or JSON) and optionally exported."""
     from kg_qgen.review.session import open_store
-    from kg_qgen.writable import check_writable_file
     from kg_qgen.review.summary import annotations_csv, format_summary, summarize
+    from kg_qgen.writable import check_writable_file
 
     for option, path in (("--export-csv", export_csv), ("--export-json", export_json)):
         if path is not None:  # refused before anything is read or written
