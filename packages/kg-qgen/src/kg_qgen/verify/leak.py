@@ -105,7 +105,9 @@ def _neighbour_leak(record: dict, graph: KnowledgeGraph, text: str) -> str | Non
     used = {
         str(x) for p in record.get("premise_ids") or [] if isinstance(p, dict) for x in p.values()
     }
-    used |= {str(o) for o in record.get("option_ids") or []}
+    option_ids = record.get("option_ids")
+    # a malformed option_ids (not a list) is the logic check's to report, not a crash here
+    used |= {str(o) for o in option_ids} if isinstance(option_ids, (list, tuple)) else set()
     near = {f.object for f in idx.by_subject.get(aid, ())}
     for rel_obj in idx.facts_into(aid):
         near.add(rel_obj)

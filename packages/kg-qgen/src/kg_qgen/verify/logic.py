@@ -170,7 +170,10 @@ def _ds(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     if len(p) != 2:
         return "DS needs 2 premises: the target and the elimination fact"
     (s, rel, gold), (d, rel2, v) = p
-    opts = [str(o) for o in r.get("option_ids") or []]
+    option_ids = r.get("option_ids")
+    if not isinstance(option_ids, (list, tuple)):
+        return "option_ids is not a list of entity ids"
+    opts = [str(o) for o in option_ids]
     if len(opts) < 3 or len(set(opts)) != len(opts) or opts.count(gold) != 1:
         return "DS needs >= 3 distinct option ids with the gold exactly once"
     if r.get("answer_id") != gold:
