@@ -25,8 +25,6 @@ LONG_REASON = re.compile(r"^\s*#\s*long:\s*\S")
 KNOWN: frozenset[str] = frozenset(
     {
         "packages/leakres-cli/src/leakres_cli/commands/eval.py::eval_command",
-        "packages/leakres-cli/src/leakres_cli/commands/plan.py::_slurm",
-        "packages/leakres-cli/src/leakres_cli/commands/plan.py::plan_command",
         "packages/leakres-cli/src/leakres_cli/commands/run.py::run_command",
         "packages/leakres-cli/src/leakres_cli/commands/tune.py::tune_command",
         "packages/leakres-cli/src/leakres_cli/costs.py::estimate",
@@ -37,9 +35,6 @@ KNOWN: frozenset[str] = frozenset(
         "packages/leakres-cli/src/leakres_cli/report/svg.py::line_chart",
         "packages/leakres-cli/src/leakres_cli/report/view.py::build_view",
         "packages/leakres-cli/src/leakres_cli/summary.py::render",
-        "packages/leakres-cli/src/leakres_cli/tuning.py",
-        "packages/leakres-cli/src/leakres_cli/tuning.py::TuneSearch.run",
-        "packages/leakres-cli/src/leakres_cli/tuning.py::TuneSearch.trial",
         "packages/recover-attacks/src/recover_attacks/attacks/relearn.py::relearn_lora",
         "packages/recover-attacks/src/recover_attacks/engine/local.py",
         "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._continuous",

@@ -39,10 +39,7 @@ No trial forgets anything: nothing is chosen (the command fails and keeps the ta
 from __future__ import annotations
 
 import dataclasses
-import json
-import math
 import time
-from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -52,164 +49,43 @@ from .errors import LeakresError
 from .pipeline import Benchmark, Record, UnlearnedModel, fact_key, select_facts
 from .store import CellStore, fingerprint
 
-UTILITY_FLOOR = 0.9
-FLOOR_RULE = (
-    "highest single-hop Forget Quality (SH FQ) on the validation forget facts among the trials "
-    f"that forget something (SH FQ > 0) with retain-accuracy ratio >= {UTILITY_FLOOR:g} of the "
-    f"base (and BBH ratio >= {UTILITY_FLOOR:g} when BBH is on); ties: higher retain ratio, then "
-    "smaller lr, fewer epochs, smaller alpha"
+# Re-exported: tests, commands/tune.py and commands/run.py import these from here.
+from .tune_output import (
+    SETTINGS_PROVENANCE_KEY,
+    floor_text,
+    load_method_config,
+    relative_text,
+    render_markdown,
+    settings_file,
 )
-FALLBACK_RULE = (
-    "if no trial meets that floor (floor_met: false, with a warning): the same choice at a "
-    f"relative floor, {UTILITY_FLOOR:g} x the utility (the retain ratio; with BBH on, the lower of "
-    "the retain and BBH ratios) of the grid's gentlest trial (smallest lr, then fewest epochs, "
-    "smallest alpha), capped at the highest utility among the trials that forget something: "
-    "among the trials that forget something at or above it, the highest SH FQ; ties: higher "
-    "utility, then smaller lr, fewer epochs, smaller alpha; if no trial forgets anything, none "
-    "is chosen"
+from .tune_rule import (
+    FALLBACK_RULE,
+    FLOOR_RULE,
+    LR_FACTORS,
+    RULE,
+    SEARCHED,
+    TV_ALPHAS,
+    UTILITY_FLOOR,
+    VALIDATION_RULE,
+    Trial,
+    build_grid,
+    choose,
+    choose_fallback,
+    default_grid_values,
+    eligible,
+    forgets,
+    relative_floor,
+    select,
+    utility,
 )
-RULE = f"{FLOOR_RULE}; {FALLBACK_RULE}"
-VALIDATION_RULE = (
-    "known single-hop facts (base model correct) minus the forget facts `leakres run` selects for "
-    "the same config and seed; of those, validation forget/retain facts by the run's own selection "
-    "rule (select_facts: most multi-hop reach first, retain = neighbours), same seed"
-)
-#: the searched fields of every trial; ``alpha`` only for TV
-SEARCHED = ("lr", "epochs", "alpha")
-LR_FACTORS = (0.5, 1.0, 2.0)
-TV_ALPHAS = (1.0, 4.0)
-SETTINGS_PROVENANCE_KEY = "provenance"
 
-
-@dataclasses.dataclass(frozen=True)
-class Trial:
-    """One grid point: the searched values (``alpha`` is None for methods other than TV)."""
-
-    lr: float
-    epochs: float
-    alpha: float | None = None
-
-    @property
-    def key(self) -> str:
-        parts = [f"lr={self.lr:g}", f"epochs={self.epochs:g}"]
-        if self.alpha is not None:
-            parts.append(f"alpha={self.alpha:g}")
-        return "_".join(parts)
-
-    def overrides(self) -> dict[str, float]:
-        out = {"lr": self.lr, "epochs": self.epochs}
-        if self.alpha is not None:
-            out["alpha"] = self.alpha
-        return out
-
-
-def default_grid_values(method: str, defaults: dict[str, Any]) -> dict[str, tuple[float, ...]]:
-    """Around unlearn-zoo's size-tier default: lr x {0.5, 1, 2}, epochs {ceil(default/2), default},
-    TV's alpha over {1, 4} (the paper's search). Always holds the default itself."""
-    if "lr" not in defaults or "epochs" not in defaults:
-        raise LeakresError(
-            f"unlearn-zoo has no lr/epochs default for '{method}' at this model size; "
-            "pass --lr and --epochs"
-        )
-    lr, epochs = float(defaults["lr"]), float(defaults["epochs"])
-    values = {
-        "lr": tuple(lr * f for f in LR_FACTORS),
-        "epochs": tuple(sorted({float(math.ceil(epochs / 2)), epochs})),
-    }
-    if method == "tv":
-        values["alpha"] = tuple(sorted({*TV_ALPHAS, float(defaults.get("alpha", 1.0))}))
-    return values
-
-
-def build_grid(values: dict[str, tuple[float, ...]]) -> list[Trial]:
-    for name in ("lr", "epochs"):
-        if not values.get(name):
-            raise LeakresError(f"--{name}: the grid is empty; give at least one value")
-    if "alpha" in values and not values["alpha"]:
-        raise LeakresError("--tv-alpha: the grid is empty; give at least one value")
-    bad = [(n, v) for n, vs in values.items() for v in vs if not (v > 0 and math.isfinite(v))]
-    if bad:
-        name, value = bad[0]
-        flag = "--tv-alpha" if name == "alpha" else f"--{name}"
-        raise LeakresError(f"{flag}: {value:g} is not a positive number")
-    alphas: tuple[float | None, ...] = values.get("alpha") or (None,)
-    return [
-        Trial(lr, ep, alpha)
-        for lr in sorted(set(values["lr"]))
-        for ep in sorted(set(values["epochs"]))
-        for alpha in alphas
-    ]
-
-
-def utility(row: dict[str, Any]) -> float | None:
-    """The utility the rule compares: the retain ratio, or with BBH on the lower of it and the BBH
-    ratio (the floor asks both to reach it, so the fallback ranks by the one further from it);
-    None when a ratio is undefined."""
-    values = [row["retain_ratio"]["value"]]
-    if row.get("bbh_ratio") is not None:
-        values.append(row["bbh_ratio"]["value"])
-    return None if any(v is None for v in values) else min(values)
-
-
-def eligible(row: dict[str, Any]) -> bool:
-    """The rule's floor (point estimates; an undefined ratio is not eligible)."""
-    value = utility(row)
-    return value is not None and value >= UTILITY_FLOOR
-
-
-def forgets(row: dict[str, Any]) -> bool:
-    """The trial forgot at least one validation forget fact (a defined SH FQ above 0)."""
-    fq = row["fq_sh"]["value"]
-    return fq is not None and fq > 0
-
-
-def _gentler(row: dict[str, Any]) -> tuple[float, float, float]:
-    return row["lr"], row["epochs"], row["alpha"] if row["alpha"] is not None else 0.0
-
-
-def choose(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The row :data:`FLOOR_RULE` selects, or None when no trial that forgets is eligible."""
-    candidates = [r for r in rows if r["eligible"] and forgets(r)]
-    if not candidates:
-        return None
-    return min(
-        candidates,
-        key=lambda r: (-r["fq_sh"]["value"], -r["retain_ratio"]["value"], *_gentler(r)),
-    )
-
-
-def relative_floor(rows: list[dict[str, Any]]) -> tuple[float, str, str] | None:
-    """The fallback's floor and the trial it is taken against: :data:`UTILITY_FLOOR` x the utility
-    of the gentlest trial with a defined utility, capped at the highest utility among the trials
-    that forget: ``(value, trial key, "gentlest" | "cap")``; None when no trial forgets anything."""
-    forgetting = [r for r in rows if forgets(r) and utility(r) is not None]
-    if not forgetting:
-        return None
-    gentlest = min((r for r in rows if utility(r) is not None), key=_gentler)
-    best_forgetting = max(forgetting, key=lambda r: (utility(r), *(-v for v in _gentler(r))))
-    if UTILITY_FLOOR * utility(gentlest) <= utility(best_forgetting):
-        return UTILITY_FLOOR * utility(gentlest), gentlest["key"], "gentlest"
-    return utility(best_forgetting), best_forgetting["key"], "cap"
-
-
-def choose_fallback(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The row :data:`FALLBACK_RULE` selects (the floor rule at :func:`relative_floor`), or None
-    when no trial forgets anything."""
-    floor = relative_floor(rows)
-    if floor is None:
-        return None
-    candidates = [
-        r for r in rows if forgets(r) and utility(r) is not None and utility(r) >= floor[0]
-    ]
-    return min(candidates, key=lambda r: (-r["fq_sh"]["value"], -utility(r), *_gentler(r)))
-
-
-def select(rows: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, bool]:
-    """:data:`RULE`: ``(chosen row or None, floor_met)``."""
-    chosen = choose(rows)
-    if chosen is not None:
-        return chosen, True
-    return choose_fallback(rows), False
+__all__ = [
+    "FALLBACK_RULE", "FLOOR_RULE", "LR_FACTORS", "RULE", "SEARCHED", "SETTINGS_PROVENANCE_KEY",
+    "TV_ALPHAS", "UTILITY_FLOOR", "VALIDATION_RULE", "Trial", "TuneSearch", "build_grid", "choose",
+    "choose_fallback", "default_grid_values", "eligible", "floor_text", "forgets",
+    "load_method_config", "relative_floor", "relative_text", "render_markdown", "select",
+    "settings_file", "utility",
+]  # fmt: skip
 
 
 class TuneSearch:
@@ -362,11 +238,25 @@ class TuneSearch:
             rows.append(
                 self.trial(trial, defaults, split, forget, retain, by_id, bbh_base, base_eval)
             )
+        return self.result(rows, split, by_id, base_eval, values, trials, defaults, bbh_data) | {
+            "fingerprint": search_fp,
+            "wall_s": round(time.perf_counter() - started, 3),
+        }
+
+    def result(
+        self,
+        rows: list[dict[str, Any]],
+        split: dict[str, Any],
+        by_id: dict[str, Record],
+        base_eval: dict[str, Any],
+        values: dict[str, tuple[float, ...]],
+        trials: list[Trial],
+        defaults: dict[str, Any],
+        bbh_data: Any,
+    ) -> dict[str, Any]:
+        """tune.json (without its fingerprint and wall time): the rule's pick among ``rows``."""
         chosen, floor_met = select(rows)
         relaxed = None if floor_met else relative_floor(rows)
-        from leak_metrics import accuracy
-
-        boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
         default_trial = Trial(
             float(defaults["lr"]), float(defaults["epochs"]),
             float(defaults.get("alpha", 1.0)) if "alpha" in values else None,
@@ -391,24 +281,7 @@ class TuneSearch:
             if relaxed is None
             else {"value": relaxed[0], "trial": relaxed[1], "basis": relaxed[2]},
             "bbh": bbh_data,
-            "validation": {
-                "rule": split["rule"],
-                "n_forget": len(forget),
-                "n_retain": len(retain),
-                "forget_facts": split["forget_facts"],
-                "retain_facts": split["retain_facts"],
-                "n_run_forget_facts_excluded": len(split["run_forget_ids"]),
-                "run_forget_facts": [by_id[i]["target"] for i in split["run_forget_ids"]],
-                "n_known_besides_run_forget": split["n_known_besides_run_forget"],
-                "widened_to_every_fact": split["widened_to_every_fact"],
-                # Acc_p of the rule's ratios: the base model under the trials' protocol.
-                "base_accuracy_forget": accuracy(
-                    [base_eval["correct"][i] for i in split["forget_ids"]], **boot
-                ).to_dict(),
-                "base_accuracy_retain": accuracy(
-                    [base_eval["correct"][i] for i in split["retain_ids"]], **boot
-                ).to_dict(),
-            },
+            "validation": self.validation_record(split, by_id, base_eval),
             "unlearn_zoo_defaults": defaults,
             "default_trial": default_trial.key,
             "default_in_grid": default_trial.key in {t.key for t in trials},
@@ -416,13 +289,59 @@ class TuneSearch:
             "trials": rows,
             "chosen": chosen,
             "settings": settings,
-            "fingerprint": search_fp,
-            "wall_s": round(time.perf_counter() - started, 3),
+        }
+
+    def validation_record(
+        self, split: dict[str, Any], by_id: dict[str, Record], base_eval: dict[str, Any]
+    ) -> dict[str, Any]:
+        """tune.json's ``validation``: the split, and the base model's accuracy on it under the
+        trials' protocol (Acc_p of the rule's ratios)."""
+        from leak_metrics import accuracy
+
+        boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
+        return {
+            "rule": split["rule"],
+            "n_forget": len(split["forget_ids"]),
+            "n_retain": len(split["retain_ids"]),
+            "forget_facts": split["forget_facts"],
+            "retain_facts": split["retain_facts"],
+            "n_run_forget_facts_excluded": len(split["run_forget_ids"]),
+            "run_forget_facts": [by_id[i]["target"] for i in split["run_forget_ids"]],
+            "n_known_besides_run_forget": split["n_known_besides_run_forget"],
+            "widened_to_every_fact": split["widened_to_every_fact"],
+            # Acc_p of the rule's ratios: the base model under the trials' protocol.
+            "base_accuracy_forget": accuracy(
+                [base_eval["correct"][i] for i in split["forget_ids"]], **boot
+            ).to_dict(),
+            "base_accuracy_retain": accuracy(
+                [base_eval["correct"][i] for i in split["retain_ids"]], **boot
+            ).to_dict(),
         }
 
     def questions_by_id(self) -> dict[str, Record]:
         data = self.base.build_questions()
         return {q["id"]: q for q in data["questions"] + data.get("sh_reserve", [])}
+
+    def trial_bench(self, trial: Trial, split: dict[str, Any]) -> Benchmark:
+        """The trial's pipeline: its own cell directory, sharing the search's base model."""
+        method = self.method
+        trial_cfg = dataclasses.replace(
+            self.cfg, methods=(method,), method_overrides={method: trial.overrides()}
+        )
+        trial_dir = self.out_dir / method / "trials" / trial.key
+        bench = Benchmark(trial_cfg, trial_dir, progress=self.progress)
+        # Keyed on the trial's config AND its validation facts: another split recomputes it.
+        bench.store = CellStore(
+            trial_dir,
+            fingerprint(
+                {"config": trial_cfg.fingerprint_dict(),
+                 "validation": [split["forget_ids"], split["retain_ids"]]}
+            ),
+        )  # fmt: skip
+        # The base model is loaded at most once per search, on first need, and shared (unlearn-zoo
+        # trains a deep copy); a trial whose stages are all stored loads nothing.
+        bench.model = self.base.model  # type: ignore[method-assign]
+        return bench
 
     def trial(
         self,
@@ -442,24 +361,9 @@ class TuneSearch:
         from leak_metrics import forget_quality, utility_ratio
 
         method = self.method
-        trial_cfg = dataclasses.replace(
-            self.cfg, methods=(method,), method_overrides={method: trial.overrides()}
-        )
-        trial_dir = self.out_dir / method / "trials" / trial.key
-        bench = Benchmark(trial_cfg, trial_dir, progress=self.progress)
-        # Keyed on the trial's config AND its validation facts: another split recomputes it.
-        bench.store = CellStore(
-            trial_dir,
-            fingerprint(
-                {"config": trial_cfg.fingerprint_dict(),
-                 "validation": [split["forget_ids"], split["retain_ids"]]}
-            ),
-        )  # fmt: skip
+        bench = self.trial_bench(trial, split)
         stored = bench.store.get("trial")
         started = time.perf_counter()
-        # The base model is loaded at most once per search, on first need, and shared (unlearn-zoo
-        # trains a deep copy); a trial whose stages are all stored loads nothing.
-        bench.model = self.base.model  # type: ignore[method-assign]
         unlearned = UnlearnedModel(bench, method, forget, retain)
         eval_ids = {"forget_ids": split["forget_ids"], "multi_hop_ids": [],
                     "retain_ids": split["retain_ids"]}  # fmt: skip
@@ -495,129 +399,3 @@ class TuneSearch:
         row["wall_s"] = stored["wall_s"] if stored else round(time.perf_counter() - started, 3)
         bench.store.put("trial", row)
         return row
-
-
-# ---------------------------------------------------------------------- output
-def _metric(m: dict[str, Any] | None) -> str:
-    if m is None:
-        return "-"
-    if m["value"] is None:
-        return "undefined"
-    ci = "" if m.get("ci_low") is None else f" [{m['ci_low']:.2f}, {m['ci_high']:.2f}]"
-    return f"{m['value']:.2f}{ci}"
-
-
-def render_markdown(result: dict[str, Any]) -> str:
-    bbh_on = result["bbh"] is not None
-    v = result["validation"]
-    lines = [
-        f"# leakres tune: {result['method']} on {result['model']} (seed {result['seed']})",
-        "",
-        f"Validation split: {v['n_forget']} forget / {v['n_retain']} retain facts, disjoint from the "
-        f"run's {v['n_run_forget_facts_excluded']} forget facts ({v['rule']}).",
-        f"Base model on them under the trials' protocol: forget accuracy "
-        f"{_metric(v['base_accuracy_forget'])}, retain accuracy {_metric(v['base_accuracy_retain'])}.",
-        f"Rule: {result['rule']}.",
-        f"unlearn-zoo default: {result['default_trial']} (in the grid: "
-        f"{'yes' if result['default_in_grid'] else 'no'}).",
-        "",
-        "| trial | lr | epochs | alpha | SH FQ [95% CI] | retain ratio [95% CI] |"
-        + (" BBH ratio [95% CI] |" if bbh_on else "")
-        + " eligible | wall s |",
-        "|---|---|---|---|---|---|" + ("---|" if bbh_on else "") + "---|---|",
-    ]
-    chosen_key = result["chosen"]["key"] if result["chosen"] else None
-    for row in result["trials"]:
-        mark = " **chosen**" if row["key"] == chosen_key else ""
-        alpha = "-" if row["alpha"] is None else f"{row['alpha']:g}"
-        bbh = f" {_metric(row['bbh_ratio'])} |" if bbh_on else ""
-        lines.append(
-            f"| {row['key']}{mark} | {row['lr']:g} | {row['epochs']:g} | {alpha} | "
-            f"{_metric(row['fq_sh'])} | {_metric(row['retain_ratio'])} |{bbh} "
-            f"{'yes' if row['eligible'] else 'no'} | {row['wall_s']:.1f} |"
-        )
-    lines.append("")
-    if result["chosen"] is None:
-        lines.append(
-            "No trial forgot any validation forget fact: nothing chosen, no settings file."
-        )
-    else:
-        how = (
-            "by the floor (floor_met: true)"
-            if result["floor_met"]
-            else f"by the fallback (floor_met: false, no trial met the floor: {floor_text(result)}"
-            f"{relative_text(result)})"
-        )
-        lines.append(f"Chosen {how}: {chosen_key}; settings: `{json.dumps(result['settings'])}`.")
-    return "\n".join(lines) + "\n"
-
-
-def relative_text(result: dict[str, Any]) -> str:
-    """For a fallback pick, "; relative floor: utility >= 0.62 (0.9 x that of the gentlest trial,
-    TRIAL)"; "" when the floor was met."""
-    relaxed = result["relative_floor"]
-    if relaxed is None:
-        return ""
-    basis = (
-        f"{result['utility_floor']:g} x that of the gentlest trial, {relaxed['trial']}"
-        if relaxed["basis"] == "gentlest"
-        else f"capped at the highest among the trials that forget, {relaxed['trial']}'s"
-    )
-    return f"; relative floor: utility >= {relaxed['value']:.2f} ({basis})"
-
-
-def floor_text(result: dict[str, Any]) -> str:
-    floor = f"{result['utility_floor']:g}"
-    bbh = f" and BBH ratio >= {floor}" if result["bbh"] is not None else ""
-    return f"retain ratio >= {floor}{bbh} of the base"
-
-
-def settings_file(result: dict[str, Any]) -> dict[str, Any]:
-    """``{method: {field: value}, "provenance": {...}}``: what `leakres run --method-config` reads."""
-    return {
-        result["method"]: result["settings"],
-        SETTINGS_PROVENANCE_KEY: {
-            "written_by": "leakres tune",
-            "model": result["model"],
-            "seed": result["seed"],
-            "rule": result["rule"],
-            "chosen_trial": result["chosen"]["key"],
-            "floor_met": result["floor_met"],
-            "relative_floor": result["relative_floor"],
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "search_fingerprint": result["fingerprint"],
-        },
-    }
-
-
-def load_method_config(paths: tuple[Path, ...], methods: tuple[str, ...]) -> dict[str, dict]:
-    """Per method, the settings of `leakres tune` settings files (one-line errors name file/key)."""
-    out: dict[str, dict[str, Any]] = {}
-    for path in paths:
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise LeakresError(f"--method-config {path}: {exc.strerror or exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise LeakresError(f"--method-config {path}: not JSON ({exc})") from exc
-        if not isinstance(data, dict):
-            raise LeakresError(
-                f"--method-config {path}: expected an object {{method: {{field: value}}}}"
-            )
-        for method, fields in data.items():
-            if method == SETTINGS_PROVENANCE_KEY:
-                continue
-            if not isinstance(fields, dict):
-                raise LeakresError(
-                    f"--method-config {path}: '{method}' must be an object of field: value, "
-                    f"got {type(fields).__name__}"
-                )
-            if method not in methods:
-                raise LeakresError(
-                    f"--method-config {path}: method '{method}' is not among --methods "
-                    f"({', '.join(methods)}); add it there or leave the file out"
-                )
-            if method in out:
-                raise LeakresError(f"--method-config {path}: '{method}' is set by another file too")
-            out[method] = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
-    return out

@@ -7,9 +7,7 @@ Nothing is loaded or downloaded: model sizes come from the shipped table or a lo
 from __future__ import annotations
 
 import json
-import math
 import os
-import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,8 @@ from ..costs import Assumptions, count_parameters, estimate, model_architecture
 from ..errors import LeakresError
 from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
 from ..options import config_options, config_values
-from ..redact import REDACTED, URL_FIELDS, redact_config, redact_text, redact_url
+from ..redact import URL_FIELDS, redact_config, redact_text, redact_url
+from .slurm import slurm_script
 
 #: RunConfig fields that are options of `leakres plan` (those that choose the grid and its checks)
 PLAN_FIELDS = (
@@ -115,17 +114,7 @@ def plan_command(
                              "train_mfu": train_mfu, "inference_mfu": inference_mfu}.items()
            if v is not None}
     )  # fmt: skip
-    notes, problems = validate(cfg)
-    from ..preflight import preflight
-
-    given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
-    problems += [
-        p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems
-    ]
-    if problems:
-        raise LeakresError(
-            f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
-        )
+    notes = _checked(cfg, preset, offline, options)
     cells = grid_cells(cfg)
     job_ids = {(c.model, c.stage): c.id for c in cells}
     costs: list[Any] = []
@@ -140,11 +129,28 @@ def plan_command(
         path = script or Path(f"leakres-{preset}.sbatch")
         try:
             path.write_text(
-                redact_text(_slurm(plan, cells, run_args, out_dir, gpus)), encoding="utf-8"
+                redact_text(slurm_script(plan, cells, run_args, out_dir, gpus)), encoding="utf-8"
             )
         except OSError as exc:
             raise LeakresError(f"--script {path}: cannot write it ({exc.strerror or exc})") from exc
         click.echo(f"Wrote {path}: {len(cells)} array tasks (`leakres run --cell ID` each)")
+
+
+def _checked(cfg: RunConfig, preset: str, offline: bool, options: dict[str, Any]) -> list[str]:
+    """The plan's notes, after :func:`validate` and the run's preflight found no problem (one error
+    naming them all otherwise)."""
+    notes, problems = validate(cfg)
+    from ..preflight import preflight
+
+    given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
+    problems += [
+        p for p in preflight(cfg, given, probe=not offline, download=False) if p not in problems
+    ]
+    if problems:
+        raise LeakresError(
+            f"plan --preset {preset}: {len(problems)} problem(s): " + "; ".join(problems)
+        )
+    return notes
 
 
 def _run_args(**options: Any) -> list[str]:
@@ -335,106 +341,3 @@ def _table(plan: dict[str, Any]) -> str:
     lines += ["", "Assumptions:"]
     lines += [f"  {k}: {v}" for k, v in plan["assumptions"].items()]
     return "\n".join(lines)
-
-
-def _slurm(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out_dir: Path,
-           gpus: int | None) -> str:  # fmt: skip
-    """One array script; each task gets the GPUs its cell needs (one sbatch per GPU count) and a
-    cell that needs more than one is launched with the shipped accelerate FSDP config."""
-    jobs = {j["id"]: j for j in plan["jobs"]}
-    # The GPUs a task gets: what its unlearning needs (sharded with accelerate when > 1); generation
-    # runs on one device whatever it needs (the warning below names the cells it does not fit).
-    need = {c.index: jobs[c.id]["train_gpus"] for c in cells}
-    hours = max(1.0, math.ceil(max(j["gpu_hours"] for j in jobs.values()) * 1.5 + 0.5))
-    command = shlex.join(["leakres", "run", *run_args, "--out", str(out_dir), "--quiet"])
-    launch = shlex.join(
-        ["-m", "leakres_cli.main", "run", *run_args, "--out", str(out_dir), "--quiet"]
-    )
-    ids = "\n".join(f"  {shlex.quote(c.id)}  # {c.index}: {c.model} {c.stage}" for c in cells)
-    counts = " ".join(str(need[c.index]) for c in cells)
-    name = f"leakres-{plan['preset']}"
-    too_many = [f"#   {c.id}: {need[c.index]} GPUs" for c in cells
-                if gpus is not None and need[c.index] > gpus]  # fmt: skip
-    too_many_note = (
-        f"# WARNING: these cells need more GPUs than --gpus {gpus}:\n" + "\n".join(too_many) + "\n"
-        if too_many
-        else ""
-    )
-    one_device = [f"#   {j['id']}: {j['inference_memory_gb']} GB ({j['inference_peak']})"
-                  for j in jobs.values() if j["inference_gpus"] > 1]  # fmt: skip
-    if one_device:
-        too_many_note += (
-            "# WARNING: generation runs on one device, and these cells' generation needs more than\n"
-            "# one GPU's memory (--gpu-memory-gb): they need larger GPUs as written:\n"
-            + "\n".join(one_device)
-            + "\n"
-        )
-
-    def submit(stage_base: bool, dependency: str) -> list[str]:
-        lines = []
-        for count in sorted({need[c.index] for c in cells}):
-            chosen = [str(c.index) for c in cells
-                      if need[c.index] == count and (c.stage == "base") == stage_base]  # fmt: skip
-            if chosen:
-                var = f"{'BASE' if stage_base else 'GRID'}{count}"
-                lines.append(f"#   {var}=$(sbatch --parsable {dependency}--array={','.join(chosen)} "
-                             f"--gres=gpu:{count} {name}.sbatch)")  # fmt: skip
-        return lines
-
-    base_lines = submit(True, "")
-    base_vars = ":".join(f"${ln.split('=', 1)[0].split()[-1]}" for ln in base_lines)
-    grid_lines = submit(False, f"--dependency=afterok:{base_vars} " if base_vars else "")
-    grid_vars = ":".join(f"${ln.split('=', 1)[0].split()[-1]}" for ln in grid_lines)
-    url = plan["config"].get("judge_base_url") or ""
-    url_check = (
-        "# The judge URL carries credentials, so it is not written here: export it before sbatch.\n"
-        ': "${LEAKRES_RUN_JUDGE_BASE_URL:?export the judge URL with its credentials}"\n'
-        if REDACTED in url
-        else ""
-    )
-    submit_lines = "\n".join(["#   mkdir -p " + f"{out_dir}/slurm   # SLURM opens the --output log before the script runs",
-                              *base_lines, *grid_lines])  # fmt: skip
-    return f"""#!/bin/bash
-# {name}: {len(cells)} cells of `leakres run` (written by `leakres plan --format slurm`).
-# Estimated {plan["totals"]["gpu_hours"]} GPU-hours in all ({plan["assumptions"]["gpu_name"]};
-# assumptions: `leakres plan --format json`). Each array task runs ONE cell into {out_dir}:
-# the cells of a model share its run directory and cell store, so they are independent jobs.
-#
-# Each task asks for the GPUs its cell needs (GPUS below, from the plan's memory estimate): submit
-# one array per GPU count, the base cells first, the method cells after them, then one run
-# without --cell that finds every cell finished and writes results.json and the report:
-{submit_lines}
-#   sbatch --dependency=afterok:{grid_vars or "$BASE1"} --gres=gpu:0 --wrap {shlex.quote(command)}
-# (A method cell whose base cell is missing computes it itself, so the order only saves work.)
-# A cell that needs more than one GPU is sharded with accelerate and the shipped FSDP config
-# (leakres_cli/accelerate/fsdp_14b_plus.yaml, bf16 mixed precision; not run on this project's
-# machines); a one-GPU cell is a plain `leakres run --cell`.
-#
-# The llm judge's API key is read from LEAKRES_API_KEY / LEAK_METRICS_API_KEY / OPENAI_API_KEY in
-# the job's environment (sbatch exports the submitting shell's); it is never written here.
-{too_many_note}#SBATCH --job-name={name}
-#SBATCH --array=0-{len(cells) - 1}
-#SBATCH --gres=gpu:1
-#SBATCH --cpus-per-task=8
-#SBATCH --time={int(hours)}:00:00
-#SBATCH --output={out_dir}/slurm/%A_%a.log
-set -euo pipefail
-{url_check}export HF_HUB_OFFLINE="${{HF_HUB_OFFLINE:-0}}" TOKENIZERS_PARALLELISM=false
-CELLS=(
-{ids}
-)
-GPUS=({counts})
-CELL="${{CELLS[$SLURM_ARRAY_TASK_ID]}}"
-NEED="${{GPUS[$SLURM_ARRAY_TASK_ID]}}"
-HAVE="${{SLURM_GPUS_ON_NODE:-$NEED}}"
-if [ "$HAVE" -lt "$NEED" ]; then
-  echo "cell $CELL needs $NEED GPUs, this task has $HAVE: submit it with --gres=gpu:$NEED" >&2
-  exit 2
-fi
-echo "leakres cell $SLURM_ARRAY_TASK_ID: $CELL on $NEED GPU(s)"
-if [ "$NEED" -gt 1 ]; then
-  CFG=$(python -c 'import leakres_cli, pathlib; print(pathlib.Path(leakres_cli.__file__).parent / "accelerate" / "fsdp_14b_plus.yaml")')
-  exec accelerate launch --config_file "$CFG" --num_processes "$NEED" {launch} --cell "$CELL"
-fi
-exec {command} --cell "$CELL"
-"""
