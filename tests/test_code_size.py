@@ -27,7 +27,6 @@ KNOWN: frozenset[str] = frozenset(
         "packages/leakres-cli/src/leakres_cli/commands/eval.py::eval_command",
         "packages/leakres-cli/src/leakres_cli/commands/run.py::run_command",
         "packages/leakres-cli/src/leakres_cli/commands/tune.py::tune_command",
-        "packages/leakres-cli/src/leakres_cli/costs.py::estimate",
         "packages/leakres-cli/src/leakres_cli/external.py::external_base_evaluation",
         "packages/leakres-cli/src/leakres_cli/external.py::external_base_evaluation.compute",
         "packages/leakres-cli/src/leakres_cli/report/load.py::load_run",

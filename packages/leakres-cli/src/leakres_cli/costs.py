@@ -175,56 +175,78 @@ def estimate(
         add("base", "base answers", 2 * n * (n_sh + n_multi) * q_tokens, a.inference_mfu,
             infer_mem, f"{n_sh} SH + {n_multi} multi-hop questions, greedy")  # fmt: skip
         bbh_gen = a.bbh_cot_tokens if cfg.bbh_cot else a.bbh_direct_tokens
-        bbh_n = a.bbh_examples if cfg.bbh_tasks == ("all",) and not cfg.bbh_limit else (
-            len(cfg.bbh_tasks) * cfg.bbh_limit if cfg.bbh_limit else 0)  # fmt: skip
-        if cfg.bbh_tasks == ("all",) and cfg.bbh_limit:
-            bbh_n = 27 * cfg.bbh_limit
+        bbh_n = _bbh_examples(cfg, a)
         bbh_flops = 2 * n * bbh_n * (a.bbh_prompt_tokens + bbh_gen)
         if cfg.bbh_tasks:
             add("base", "bbh", bbh_flops, a.inference_mfu, infer_mem,
                 f"{bbh_n} BBH examples, {'CoT' if cfg.bbh_cot else 'direct'}")  # fmt: skip
         for method in cfg.methods:
-            unlearner = _unlearner(cfg, method, large)
-            needs = unlearner.needs()  # unlearn-zoo's own: reference forward, retain set, copies
-            examples = cfg.n_forget + (cfg.n_retain if needs.retain_set else 0)
-            epochs = float(cfg.method_overrides.get(method, {}).get("epochs", 3))
-            tokens = epochs * examples * a.train_example_tokens
-            flops = 6 * n * tokens + (2 * n * tokens if needs.reference_model else 0)
-            shape, how = _training_shape(unlearner, arch, n, weight_bytes, a)
-            memory = plan_training(shape, a.gpu_memory_gb * a.usable_memory_fraction)
-            terms = memory.to_dict()
-            add(method, "unlearn", flops, a.train_mfu, memory.total_gb,
-                f"{epochs:g} epochs x {examples} examples; {how}; {memory.mode}",
-                gpus=memory.gpus, memory_terms=terms)  # fmt: skip
+            flops, memory, note = _unlearn_cost(cfg, method, large, arch, n, weight_bytes, a)
+            add(method, "unlearn", flops, a.train_mfu, memory.total_gb, note,
+                gpus=memory.gpus, memory_terms=memory.to_dict())  # fmt: skip
             add(method, "eval", 2 * n * n_eval * q_tokens, a.inference_mfu, infer_mem,
                 f"{n_eval} questions, greedy")  # fmt: skip
             for attack in cfg.attacks:
-                samples = int(cfg.attack_overrides.get(attack, {}).get("num_samples", 5))
-                if attack == "probab":
-                    flops = 2 * n * n_attack * (a.prompt_tokens + samples * gen)
-                    add(method, "attack:probab", flops, a.inference_mfu, infer_mem,
-                        f"{n_attack} questions x {samples} samples")  # fmt: skip
-                elif attack == "focus_on_key":
-                    flops = (
-                        2 * n * n_attack * ((a.focus_question_tokens + 1) * (q_tokens) + q_tokens)
-                    )
-                    add(method, "attack:focus_on_key", flops, a.inference_mfu, 2 * weights_gb + kv_gb,
-                        "key tokens on theta_p (one sequence per question token) + greedy; both models in memory")  # fmt: skip
-                elif attack == "quantization":
-                    flops = 2 * n * n_attack * q_tokens
-                    mem = weights_gb + n * a.bytes_per_param["int4"] / 1e9 + kv_gb
-                    add(method, "attack:quantization", flops, a.inference_mfu, mem,
-                        "4-bit reload (saved copy + bnb 4-bit) + greedy")  # fmt: skip
-                elif attack == "relearn":
-                    flops = 6 * n * 20 * 4 * a.train_example_tokens + 2 * n * n_attack * q_tokens
-                    add(method, "attack:relearn", flops, a.train_mfu, weights_gb * 2 + kv_gb,
-                        "20 LoRA steps x batch 4 on a copy + greedy")  # fmt: skip
-                else:  # in_context, and a plugin's: greedy with context; its models per its needs
-                    add(method, f"attack:{attack}", 2 * n * n_attack * 4 * q_tokens, a.inference_mfu,
-                        _attack_models(attack) * weights_gb + kv_gb, "greedy with up to 4 context shots")  # fmt: skip
+                flops, mfu, mem, note = _attack_cost(cfg, attack, n, n_attack, q_tokens,
+                                                     weights_gb, kv_gb, a)  # fmt: skip
+                add(method, f"attack:{attack}", flops, mfu, mem, note)
             if cfg.bbh_tasks:
                 add(method, "bbh", bbh_flops, a.inference_mfu, infer_mem, f"{bbh_n} BBH examples")
     return rows
+
+
+def _bbh_examples(cfg: RunConfig, a: Assumptions) -> int:
+    """BBH examples a model answers: every example, or --bbh-limit per task (27 tasks for all)."""
+    bbh_n = a.bbh_examples if cfg.bbh_tasks == ("all",) and not cfg.bbh_limit else (
+        len(cfg.bbh_tasks) * cfg.bbh_limit if cfg.bbh_limit else 0)  # fmt: skip
+    if cfg.bbh_tasks == ("all",) and cfg.bbh_limit:
+        bbh_n = 27 * cfg.bbh_limit
+    return bbh_n
+
+
+def _unlearn_cost(cfg: RunConfig, method: str, large: bool, arch: dict[str, Any], n: int,
+                  weight_bytes: float, a: Assumptions) -> tuple[float, Any, str]:  # fmt: skip
+    """One method's unlearning: FLOPs, the memory plan (:func:`plan_training`) and the note."""
+    unlearner = _unlearner(cfg, method, large)
+    needs = unlearner.needs()  # unlearn-zoo's own: reference forward, retain set, copies
+    examples = cfg.n_forget + (cfg.n_retain if needs.retain_set else 0)
+    epochs = float(cfg.method_overrides.get(method, {}).get("epochs", 3))
+    tokens = epochs * examples * a.train_example_tokens
+    flops = 6 * n * tokens + (2 * n * tokens if needs.reference_model else 0)
+    shape, how = _training_shape(unlearner, arch, n, weight_bytes, a)
+    memory = plan_training(shape, a.gpu_memory_gb * a.usable_memory_fraction)
+    return flops, memory, f"{epochs:g} epochs x {examples} examples; {how}; {memory.mode}"
+
+
+def _attack_cost(cfg: RunConfig, attack: str, n: int, n_attack: int, q_tokens: int,
+                 weights_gb: float, kv_gb: float, a: Assumptions,
+                 ) -> tuple[float, float, float, str]:  # fmt: skip
+    """One attack on one method's model: (FLOPs, MFU, memory GB, note)."""
+    gen = cfg.max_new_tokens
+    samples = int(cfg.attack_overrides.get(attack, {}).get("num_samples", 5))
+    if attack == "probab":
+        flops = 2 * n * n_attack * (a.prompt_tokens + samples * gen)
+        return (
+            flops,
+            a.inference_mfu,
+            weights_gb + kv_gb,
+            f"{n_attack} questions x {samples} samples",
+        )
+    elif attack == "focus_on_key":
+        flops = 2 * n * n_attack * ((a.focus_question_tokens + 1) * (q_tokens) + q_tokens)
+        return (flops, a.inference_mfu, 2 * weights_gb + kv_gb,
+                "key tokens on theta_p (one sequence per question token) + greedy; both models in memory")  # fmt: skip
+    elif attack == "quantization":
+        flops = 2 * n * n_attack * q_tokens
+        mem = weights_gb + n * a.bytes_per_param["int4"] / 1e9 + kv_gb
+        return flops, a.inference_mfu, mem, "4-bit reload (saved copy + bnb 4-bit) + greedy"
+    elif attack == "relearn":
+        flops = 6 * n * 20 * 4 * a.train_example_tokens + 2 * n * n_attack * q_tokens
+        return (flops, a.train_mfu, weights_gb * 2 + kv_gb,
+                "20 LoRA steps x batch 4 on a copy + greedy")  # fmt: skip
+    else:  # in_context, and a plugin's: greedy with context; its models per its needs
+        return (2 * n * n_attack * 4 * q_tokens, a.inference_mfu,
+                _attack_models(attack) * weights_gb + kv_gb, "greedy with up to 4 context shots")  # fmt: skip
 
 
 def _unlearner(cfg: RunConfig, method: str, large: bool) -> Any:
