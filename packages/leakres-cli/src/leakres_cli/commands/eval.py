@@ -154,41 +154,10 @@ def eval_command(**params: Any) -> None:
     results.json (a black-box unlearned model: quantization, relearn, in_context; a black-box
     base: FocusOnKey). With both behind endpoints only Probab remains.
     """
-    from ..external import (
-        AS_ADAPTER_FILE,
-        PEFT_ADAPTER_CONFIG,
-        EvalInputs,
-        ExternalBenchmark,
-        read_facts,
-    )
-    from ..options import config_values
+    from ..external import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG, ExternalBenchmark
 
-    inputs = EvalInputs(
-        unlearned=params["unlearned"],
-        forget=read_facts(params["forget_path"]),
-        retain=read_facts(params["retain_path"]) if params["retain_path"] else [],
-        questions=str(params["questions"]) if params["questions"] else None,
-        label=params["label"],
-        adapter_base=params["adapter_base"],
-        endpoint=params["unlearned_endpoint"],
-        base_endpoint=params["base_endpoint"],
-        tokenizer=params["tokenizer"],
-    )
-    if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
-        raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
-    options = config_values(params, EVAL_FIELDS)
-    options.update(model=params["base"], methods=(inputs.label,), n_forget=len(inputs.forget))
-    if inputs.retain:
-        options["n_retain"] = len(inputs.retain)
-    cfg = build_eval_config(options, tuple(params["overrides"] or ()))
-    from ..black_box import skipped_attacks
-
-    skipped = skipped_attacks(
-        cfg.attacks,
-        base_remote=inputs.base_endpoint is not None,
-        unlearned_remote=inputs.endpoint is not None,
-    )
-    cfg.attacks = tuple(a for a in cfg.attacks if a not in skipped)
+    inputs = _eval_inputs(params)
+    cfg, skipped = _eval_config(params, inputs)
     out_dir: Path = params["out_dir"]
     from ..models import resolve_model
     from ..store import check_writable_dir
@@ -224,6 +193,46 @@ def eval_command(**params: Any) -> None:
     finally:
         lock.release()
         _remove_unused(out_dir, created)
+
+
+def _eval_inputs(params: dict[str, Any]) -> Any:
+    """The :class:`~leakres_cli.external.EvalInputs` of the command's options (facts files read)."""
+    from ..external import EvalInputs, read_facts
+
+    inputs = EvalInputs(
+        unlearned=params["unlearned"],
+        forget=read_facts(params["forget_path"]),
+        retain=read_facts(params["retain_path"]) if params["retain_path"] else [],
+        questions=str(params["questions"]) if params["questions"] else None,
+        label=params["label"],
+        adapter_base=params["adapter_base"],
+        endpoint=params["unlearned_endpoint"],
+        base_endpoint=params["base_endpoint"],
+        tokenizer=params["tokenizer"],
+    )
+    if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
+        raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
+    return inputs
+
+
+def _eval_config(params: dict[str, Any], inputs: Any) -> tuple[Any, dict[str, str]]:
+    """The run configuration, and the attacks left out because a model is a black box (why)."""
+    from ..options import config_values
+
+    options = config_values(params, EVAL_FIELDS)
+    options.update(model=params["base"], methods=(inputs.label,), n_forget=len(inputs.forget))
+    if inputs.retain:
+        options["n_retain"] = len(inputs.retain)
+    cfg = build_eval_config(options, tuple(params["overrides"] or ()))
+    from ..black_box import skipped_attacks
+
+    skipped = skipped_attacks(
+        cfg.attacks,
+        base_remote=inputs.base_endpoint is not None,
+        unlearned_remote=inputs.endpoint is not None,
+    )
+    cfg.attacks = tuple(a for a in cfg.attacks if a not in skipped)
+    return cfg, skipped
 
 
 def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
