@@ -163,14 +163,7 @@ def run_command(**params: Any) -> None:
         if chosen is not None:
             _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
             return
-        for name in grid_models(cfg):
-            target = run_dir(cfg, out_dir, name)
-            target.mkdir(parents=True, exist_ok=True)
-            # Under the lock only: nothing else writes here now, so partial files of a killed run can
-            # go, and --fresh cannot pull cells/ out from under a running run.
-            remove_partial_writes(target)
-            if fresh and (target / "cells").exists():
-                shutil.rmtree(target / "cells")
+        _prepare_run_dirs(cfg, out_dir, fresh)
         if params["executor"] == "ray":
             from ..executors import run_cells_with_ray
 
@@ -188,6 +181,20 @@ def run_command(**params: Any) -> None:
         lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
         _remove_unused(out_dir, created, lock.path.name)
+
+
+def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
+    """Each model's run directory, without a killed run's partial files (and without its cells on
+    --fresh). Called under the lock only: nothing else writes there now, so partial files can go
+    and --fresh cannot pull cells/ out from under a running run."""
+    from ..grid import grid_models, run_dir
+
+    for name in grid_models(cfg):
+        target = run_dir(cfg, out_dir, name)
+        target.mkdir(parents=True, exist_ok=True)
+        remove_partial_writes(target)
+        if fresh and (target / "cells").exists():
+            shutil.rmtree(target / "cells")
 
 
 def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
