@@ -162,13 +162,7 @@ def tune_command(
     if val_forget < 1 or val_retain < 1:
         raise LeakresError("--val-forget and --val-retain must be at least 1")
     cfg.models = ()
-    for name, values in grid.items():
-        flag = "--tv-alpha" if name == "alpha" else f"--{name}"
-        if values == ():
-            raise LeakresError(f"{flag}: the grid is empty; give at least one value")
-        for value in values or ():
-            if not value > 0:
-                raise LeakresError(f"{flag}: {value:g} is not a positive number")
+    _check_grid(grid)
     import dataclasses
 
     from ..preflight import check as preflight
@@ -185,14 +179,36 @@ def tune_command(
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _seed_everything(cfg.seed)
 
-    from ..tuning import TuneSearch, floor_text, relative_text, render_markdown, settings_file
+    from ..tuning import TuneSearch
 
     search = TuneSearch(
         cfg, method, out_dir, n_val_forget=val_forget, n_val_retain=val_retain,
         grid_values=grid, progress=not quiet,
     )  # fmt: skip
     result = search.run()
-    method_dir = out_dir / method
+    _write_result(result, method, out_dir / method, settings_out)
+
+
+tune_command.help = (tune_command.help or "").format(validation=VALIDATION_RULE, rule=RULE)
+
+
+def _check_grid(grid: dict[str, tuple[float, ...] | None]) -> None:
+    """A given grid axis is neither empty nor holds a value <= 0 (one-line error naming the flag)."""
+    for name, values in grid.items():
+        flag = "--tv-alpha" if name == "alpha" else f"--{name}"
+        if values == ():
+            raise LeakresError(f"{flag}: the grid is empty; give at least one value")
+        for value in values or ():
+            if not value > 0:
+                raise LeakresError(f"{flag}: {value:g} is not a positive number")
+
+
+def _write_result(
+    result: dict[str, Any], method: str, method_dir: Path, settings_out: Path | None
+) -> None:
+    """tune.json, tune.md and the settings file (none, and an error, when no trial forgot)."""
+    from ..tuning import floor_text, relative_text, render_markdown, settings_file
+
     write_json_atomic(method_dir / "tune.json", result)
     text = render_markdown(result)
     write_text_atomic(method_dir / "tune.md", text)
@@ -211,6 +227,3 @@ def tune_command(
         )
     click.echo(f"Wrote {method_dir / 'tune.json'}, {method_dir / 'tune.md'} and {target}")
     click.echo(f"Use it: leakres run --methods {method} --method-config {target}")
-
-
-tune_command.help = (tune_command.help or "").format(validation=VALIDATION_RULE, rule=RULE)

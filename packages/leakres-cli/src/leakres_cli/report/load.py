@@ -10,7 +10,9 @@ become "n/a" in the page, so results written by a newer or older leakres still r
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,25 +78,35 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
         )
         return run
 
-    def cell(rel: str) -> dict[str, Any] | None:
-        p = cells / f"{rel}.json"
-        if not p.is_file():
-            return None
-        try:
-            data = _read_json(p)
-        except LeakresError as exc:
-            run.warnings.append(f"{exc} - left out")
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("payload"), dict):
-            run.warnings.append(f"{p}: no 'payload' object - left out")
-            return None
-        if expected is not None and data.get("config_fingerprint") != expected:
-            run.warnings.append(
-                f"{p}: written by another configuration than results.json - left out"
-            )
-            return None
-        return data["payload"]
+    cell = functools.partial(_cell, run, cells, expected)
+    _fill(run, cells, cell)
+    if not run.questions:
+        run.warnings.append("cells/questions.json missing or empty: questions cannot be shown")
+    return run
 
+
+def _cell(run: RunData, cells: Path, expected: str | None, rel: str) -> dict[str, Any] | None:
+    """The payload of ``cells/REL.json``; None (with a warning) when it is missing, unreadable or
+    written by another configuration than results.json."""
+    p = cells / f"{rel}.json"
+    if not p.is_file():
+        return None
+    try:
+        data = _read_json(p)
+    except LeakresError as exc:
+        run.warnings.append(f"{exc} - left out")
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("payload"), dict):
+        run.warnings.append(f"{p}: no 'payload' object - left out")
+        return None
+    if expected is not None and data.get("config_fingerprint") != expected:
+        run.warnings.append(f"{p}: written by another configuration than results.json - left out")
+        return None
+    return data["payload"]
+
+
+def _fill(run: RunData, cells: Path, cell: Callable[[str], dict[str, Any] | None]) -> None:
+    """The questions and, per method, the eval, unlearn and attack cells into ``run``."""
     qcell = cell("questions")
     if qcell is not None:
         qs = qcell.get("questions")
@@ -116,6 +128,3 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
             payload = cell(f"{method}/{p.stem}")
             if payload is not None:
                 run.attacks.setdefault(method, {})[attack] = payload
-    if not run.questions:
-        run.warnings.append("cells/questions.json missing or empty: questions cannot be shown")
-    return run
