@@ -24,10 +24,6 @@ LONG_REASON = re.compile(r"^\s*#\s*long:\s*\S")
 # is "path::qualname"; a module is "path" alone. Never add an entry: split the code instead.
 KNOWN: frozenset[str] = frozenset(
     {
-        "packages/leakres-cli/src/leakres_cli/report/load.py::load_run",
-        "packages/leakres-cli/src/leakres_cli/report/svg.py::bars_with_ci",
-        "packages/leakres-cli/src/leakres_cli/report/svg.py::line_chart",
-        "packages/leakres-cli/src/leakres_cli/report/view.py::build_view",
         "packages/leakres-cli/src/leakres_cli/summary.py::render",
         "packages/recover-attacks/src/recover_attacks/attacks/relearn.py::relearn_lora",
         "packages/recover-attacks/src/recover_attacks/engine/local.py",

@@ -145,17 +145,7 @@ def tune_command(
 
     Every trial is a cell directory under --out: Ctrl-C and rerun continue where it stopped.
     """
-    from unlearn_zoo import get_unlearner
-
-    try:
-        get_unlearner(method)
-    except (KeyError, ValueError) as exc:
-        raise LeakresError(str(exc).strip("'\"")) from exc
-    method = method.strip().lower()
-    alphas = _floats(tv_alphas, "--tv-alpha")
-    if alphas is not None and method != "tv":
-        raise LeakresError(f"--tv-alpha applies to tv only, not to '{method}'")
-    grid = {"lr": _floats(lrs, "--lr"), "epochs": _floats(epochs, "--epochs"), "alpha": alphas}
+    method, grid = _method_and_grid(method, lrs, epochs, tv_alphas)
     cfg = preset_config(preset, **config_values(options, TUNE_FIELDS))
     if val_forget is None:
         val_forget = cfg.n_forget
@@ -190,6 +180,28 @@ def tune_command(
 
 
 tune_command.help = (tune_command.help or "").format(validation=VALIDATION_RULE, rule=RULE)
+
+
+def _method_and_grid(
+    method: str, lrs: tuple[str, ...], epochs: tuple[str, ...], tv_alphas: tuple[str, ...]
+) -> tuple[str, dict[str, tuple[float, ...] | None]]:
+    """The method's canonical name (an unknown one is a one-line error) and the given grid axes
+    (None: the default axis)."""
+    from unlearn_zoo import get_unlearner
+
+    try:
+        get_unlearner(method)
+    except (KeyError, ValueError) as exc:
+        raise LeakresError(str(exc).strip("'\"")) from exc
+    method = method.strip().lower()
+    alphas = _floats(tv_alphas, "--tv-alpha")
+    if alphas is not None and method != "tv":
+        raise LeakresError(f"--tv-alpha applies to tv only, not to '{method}'")
+    return method, {
+        "lr": _floats(lrs, "--lr"),
+        "epochs": _floats(epochs, "--epochs"),
+        "alpha": alphas,
+    }
 
 
 def _check_grid(grid: dict[str, tuple[float, ...] | None]) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 
 __all__ = ["PALETTE", "bars_with_ci", "diverging_color", "heatmap", "line_chart", "radar"]
@@ -116,6 +117,27 @@ def bars_with_ci(
         left + 150 * min(4, len(series)),
     )
     height = top + plot_h + 46 + 18 * math.ceil(len(series) / 4)
+    parts = _percent_axis(left, top, plot_h, width, y_label)
+    x = left + gap
+    for name, bars in groups:
+        x0 = x
+        x += (slot[name] - len(bars) * bw) / 2  # the bars sit in the middle of their slot
+        for s, v, lo, hi in bars:
+            parts += _bar(x, bw, top, plot_h, f"{escape(name)} · {escape(s)}", colors[s], v, lo, hi)
+            x += bw
+        parts.append(
+            f'<text x="{x0 + slot[name] / 2}" y="{top + plot_h + 16}" text-anchor="middle">{escape(name)}</text>'
+        )
+        x = x0 + slot[name] + gap
+    for k, s in enumerate(series):
+        lx, ly = left + (k % 4) * 150, top + plot_h + 36 + 18 * (k // 4)
+        parts.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{colors[s]}"/>')
+        parts.append(f'<text x="{lx + 14}" y="{ly}">{escape(s)}</text>')
+    return _svg(width, height, "".join(parts), label)
+
+
+def _percent_axis(left: float, top: float, plot_h: float, width: float, y_label: str) -> list[str]:
+    """Grid lines and labels at 0, 25, ..., 100 % (and the rotated y label when given)."""
     parts = []
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         y = top + plot_h * (1 - tick)
@@ -127,37 +149,29 @@ def bars_with_ci(
         parts.append(
             f'<text transform="translate(12 {top + plot_h / 2}) rotate(-90)" text-anchor="middle" fill="#555">{escape(y_label)}</text>'
         )
-    x = left + gap
-    for name, bars in groups:
-        x0 = x
-        x += (slot[name] - len(bars) * bw) / 2  # the bars sit in the middle of their slot
-        for s, v, lo, hi in bars:
-            if v is None:
-                parts.append(
-                    f'<text x="{x + bw / 2}" y="{top + plot_h - 4}" text-anchor="middle" fill="#888" font-size="10">n/a</text>'
-                )
-            else:
-                h = plot_h * max(0.0, min(1.0, v))
-                parts.append(
-                    f'<rect x="{x}" y="{top + plot_h - h}" width="{bw - 3}" height="{max(h, 0.5)}" fill="{colors[s]}">'
-                    f"<title>{escape(name)} · {escape(s)}: {_t(100 * v)}%</title></rect>"
-                )
-                if lo is not None and hi is not None:
-                    y1, y2 = top + plot_h * (1 - hi), top + plot_h * (1 - lo)
-                    cx = x + (bw - 3) / 2
-                    parts.append(
-                        f'<path d="M{cx} {y1}V{y2}M{cx - 4} {y1}H{cx + 4}M{cx - 4} {y2}H{cx + 4}" stroke="#222" fill="none"/>'
-                    )
-            x += bw
+    return parts
+
+
+def _bar(x: float, bw: float, top: float, plot_h: float, title: str, color: str,
+         v: float | None, lo: float | None, hi: float | None) -> list[str]:  # fmt: skip
+    """One bar with its CI whisker, or the grey ``n/a`` mark of an undefined value (``title``
+    is already escaped)."""
+    if v is None:
+        return [
+            f'<text x="{x + bw / 2}" y="{top + plot_h - 4}" text-anchor="middle" fill="#888" font-size="10">n/a</text>'
+        ]
+    h = plot_h * max(0.0, min(1.0, v))
+    parts = [
+        f'<rect x="{x}" y="{top + plot_h - h}" width="{bw - 3}" height="{max(h, 0.5)}" fill="{color}">'
+        f"<title>{title}: {_t(100 * v)}%</title></rect>"
+    ]
+    if lo is not None and hi is not None:
+        y1, y2 = top + plot_h * (1 - hi), top + plot_h * (1 - lo)
+        cx = x + (bw - 3) / 2
         parts.append(
-            f'<text x="{x0 + slot[name] / 2}" y="{top + plot_h + 16}" text-anchor="middle">{escape(name)}</text>'
+            f'<path d="M{cx} {y1}V{y2}M{cx - 4} {y1}H{cx + 4}M{cx - 4} {y2}H{cx + 4}" stroke="#222" fill="none"/>'
         )
-        x = x0 + slot[name] + gap
-    for k, s in enumerate(series):
-        lx, ly = left + (k % 4) * 150, top + plot_h + 36 + 18 * (k // 4)
-        parts.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{colors[s]}"/>')
-        parts.append(f'<text x="{lx + 14}" y="{ly}">{escape(s)}</text>')
-    return _svg(width, height, "".join(parts), label)
+    return parts
 
 
 def radar(
@@ -250,36 +264,9 @@ def line_chart(
     if y1 == y0:
         y0, y1 = y0 - 1, y1 + 1
     pw, ph = width - left - right, height - top - bottom
-
-    def px(x: float) -> float:
-        return left + pw * (x - x0) / (x1 - x0)
-
-    def py(y: float) -> float:
-        return top + ph * (1 - (y - y0) / (y1 - y0))
-
-    parts = []
-    for k in range(5):
-        yv = y0 + (y1 - y0) * k / 4
-        parts.append(
-            f'<line x1="{left}" x2="{width - right}" y1="{py(yv):.1f}" y2="{py(yv):.1f}" stroke="#eee"/>'
-        )
-        parts.append(
-            f'<text x="{left - 6}" y="{py(yv) + 4:.1f}" text-anchor="end" fill="#555">{yv:.3g}</text>'
-        )
-    integer_x = all(float(x).is_integer() for x in xs)
-    for k in range(5):
-        xv = x0 + (x1 - x0) * k / 4
-        if integer_x and k not in (0, 4) and not xv.is_integer():
-            continue  # integer steps: no tick between two steps
-        parts.append(
-            f'<text x="{px(xv):.1f}" y="{height - bottom + 16}" text-anchor="middle" fill="#555">{xv:.3g}</text>'
-        )
-    parts.append(
-        f'<text x="{left + pw / 2}" y="{height - bottom + 32}" text-anchor="middle" fill="#555">{escape(x_label)}</text>'
-    )
-    parts.append(
-        f'<text transform="translate(12 {top + ph / 2}) rotate(-90)" text-anchor="middle" fill="#555">{escape(y_label)}</text>'
-    )
+    frame = _Frame(left, top, pw, ph, x0, x1, y0, y1)
+    px, py = frame.px, frame.py
+    parts = _line_axes(frame, xs, width - right, height - bottom, x_label, y_label)
     for idx, (name, pts) in enumerate(clean):
         color = PALETTE[idx % len(PALETTE)]
         d = " ".join(
@@ -296,3 +283,56 @@ def line_chart(
         parts.append(f'<rect x="{lx}" y="{ly - 9}" width="10" height="10" fill="{color}"/>')
         parts.append(f'<text x="{lx + 14}" y="{ly}">{escape(name)}</text>')
     return _svg(width, height, "".join(parts), label)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """A line chart's plot area (pixels) and the data range it shows."""
+
+    left: float
+    top: float
+    pw: float
+    ph: float
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+
+    def px(self, x: float) -> float:
+        return self.left + self.pw * (x - self.x0) / (self.x1 - self.x0)
+
+    def py(self, y: float) -> float:
+        return self.top + self.ph * (1 - (y - self.y0) / (self.y1 - self.y0))
+
+
+def _line_axes(frame: _Frame, xs: list[float], x_end: float, y_end: float, x_label: str,
+               y_label: str) -> list[str]:  # fmt: skip
+    """Five y grid lines with labels, the x ticks (none between two integer steps) and both axis
+    labels; ``x_end``/``y_end``: the plot's right and bottom edges."""
+    px, py = frame.px, frame.py
+    left, top, pw, ph = frame.left, frame.top, frame.pw, frame.ph
+    x0, x1, y0, y1 = frame.x0, frame.x1, frame.y0, frame.y1
+    parts = []
+    for k in range(5):
+        yv = y0 + (y1 - y0) * k / 4
+        parts.append(
+            f'<line x1="{left}" x2="{x_end}" y1="{py(yv):.1f}" y2="{py(yv):.1f}" stroke="#eee"/>'
+        )
+        parts.append(
+            f'<text x="{left - 6}" y="{py(yv) + 4:.1f}" text-anchor="end" fill="#555">{yv:.3g}</text>'
+        )
+    integer_x = all(float(x).is_integer() for x in xs)
+    for k in range(5):
+        xv = x0 + (x1 - x0) * k / 4
+        if integer_x and k not in (0, 4) and not xv.is_integer():
+            continue  # integer steps: no tick between two steps
+        parts.append(
+            f'<text x="{px(xv):.1f}" y="{y_end + 16}" text-anchor="middle" fill="#555">{xv:.3g}</text>'
+        )
+    parts.append(
+        f'<text x="{left + pw / 2}" y="{y_end + 32}" text-anchor="middle" fill="#555">{escape(x_label)}</text>'
+    )
+    parts.append(
+        f'<text transform="translate(12 {top + ph / 2}) rotate(-90)" text-anchor="middle" fill="#555">{escape(y_label)}</text>'
+    )
+    return parts

@@ -7,83 +7,27 @@ drill-down shows the stored answers and verdicts of the cells.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import svg
 from .load import RunData
+from .sections import (
+    TRIANGLE_AXES,
+    dataset_rows,
+    fq_section,
+    judge_rows,
+    loss_section,
+    rr_section,
+    triangle_section,
+    utility_rows,
+)
+from .values import NA, Metric, dig, fmt, metric, num
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
 
 TYPE_ORDER = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
-TRIANGLE_AXES = ("Forget Quality", "Robustness", "Utility")
-
-
-@dataclass(frozen=True)
-class Metric:
-    value: float | None
-    ci_low: float | None = None
-    ci_high: float | None = None
-    n: int | None = None
-    reason: str | None = None
-    n_unjudged: int | None = None
-
-    @property
-    def text(self) -> str:
-        if self.value is None:
-            # FQ left out because the base model is at chance: the reader must see why (issue 25)
-            at_chance = self.reason and self.reason.startswith("base model at chance")
-            return f"n/a: {self.reason}" if at_chance else "n/a"
-        if self.ci_low is None or self.ci_high is None:
-            return f"{100 * self.value:.1f}"
-        return f"{100 * self.value:.1f} [{100 * self.ci_low:.0f}, {100 * self.ci_high:.0f}]"
-
-    @property
-    def title(self) -> str:
-        bits = []
-        if self.n is not None:
-            bits.append(f"n = {self.n}")
-        if self.n_unjudged:
-            bits.append(f"{self.n_unjudged} unjudged")
-        if self.reason:
-            bits.append(f"n/a: {self.reason}")
-        return "; ".join(bits)
-
-
-NA = Metric(None, reason="not in results.json")
-
-
-def _num(x: Any) -> float | None:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        return None
-    return float(x) if math.isfinite(x) else None
-
-
-def metric(d: Any) -> Metric:
-    """A metric dict of results.json (any extra fields ignored); anything else is n/a."""
-    if not isinstance(d, Mapping):
-        return NA
-    n = d.get("n")
-    nu = d.get("n_unjudged")
-    reason = d.get("undefined_reason")
-    return Metric(
-        _num(d.get("value")),
-        _num(d.get("ci_low")),
-        _num(d.get("ci_high")),
-        int(n) if isinstance(n, int) and not isinstance(n, bool) else None,
-        str(reason) if reason else None,
-        int(nu) if isinstance(nu, int) and not isinstance(nu, bool) else None,
-    )
-
-
-def _get(d: Any, *keys: str) -> Any:
-    for k in keys:
-        if not isinstance(d, Mapping):
-            return None
-        d = d.get(k)
-    return d
 
 
 def _ordered_types(types: Sequence[str]) -> list[str]:
@@ -154,18 +98,6 @@ class RunView:
     warnings: list[str] = field(default_factory=list)
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, list | tuple):
-        return ", ".join(_fmt(v) for v in value) or "(none)"
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={_fmt(v)}" for k, v in value.items()) or "(none)"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
     verdicts = cell.get(table)
     if not isinstance(verdicts, Mapping) or qid not in verdicts:
@@ -197,7 +129,7 @@ def _drill(run: RunData, methods: list[str]) -> list[DrillRow]:
                     rec = cell.get("recovered")
                     if not isinstance(rec, Mapping) or qid not in rec:
                         continue
-                    resp = _get(cell, "responses", qid)
+                    resp = dig(cell, "responses", qid)
                     responses = (
                         [r for r in resp if isinstance(r, str)] if isinstance(resp, list) else []
                     )
@@ -230,28 +162,6 @@ def _drill(run: RunData, methods: list[str]) -> list[DrillRow]:
     return rows
 
 
-def _loss_points(curve: Any) -> list[tuple[float, float]]:
-    pts = []
-    for k, entry in enumerate(curve if isinstance(curve, list) else []):
-        if isinstance(entry, Mapping):
-            step, loss = _num(entry.get("step")), _num(entry.get("loss"))
-            if loss is not None:
-                pts.append((step if step is not None else float(k), loss))
-    return pts
-
-
-def _guessing(block: Any) -> str:
-    """``MH 2.1 of 10 (observed 4); MT 1.9 of 2 (observed 2)``: a guesser's expected recoveries."""
-    if not isinstance(block, Mapping):
-        return "n/a"
-    parts = [
-        f"{key} {_num(g.get('expected')) or 0:.1f} of {g.get('n')} (observed {g.get('observed')})"
-        for key, g in block.items()
-        if key not in ("SH", "label") and isinstance(g, Mapping) and g.get("n")
-    ]
-    return "; ".join(parts) or "-"
-
-
 def build_view(run: RunData, index: int = 0) -> RunView:
     r = run.results
     cfg = run.config
@@ -264,131 +174,31 @@ def build_view(run: RunData, index: int = 0) -> RunView:
     )  # fmt: skip
     attacks = list(dict.fromkeys(a for m in mdata.values() for a in (m.get("attacks") or {})))
 
-    fq_rows, heat, notes = [], {}, {}
-    for m in methods:
-        per_type = mdata[m].get("per_type") or {}
-        cells = {}
-        for t in types:
-            pt = per_type.get(t) if isinstance(per_type, Mapping) else None
-            fq = metric(_get(pt, "fq"))
-            cells[t] = {"fq": fq, "acc_base": metric(_get(pt, "acc_base")),
-                        "acc_unlearned": metric(_get(pt, "acc_unlearned")),
-                        "fq_cc": metric(_get(pt, "fq_chance_corrected")),
-                        "chance": _num(_get(pt, "chance")),
-                        "n": _get(pt, "n"), "s_suc": _get(mdata[m], "s_suc", t)}  # fmt: skip
-            heat[(m, t)] = fq.value
-            if fq.value is None and fq.reason:
-                notes[(m, t)] = fq.reason
-        excluded = mdata[m].get("fq_excluded_types")
-        fq_rows.append({"method": m, "cells": cells, "all": metric(mdata[m].get("fq_all_types")),
-                        "mh": metric(mdata[m].get("fq_multi_hop")),
-                        "excluded": ", ".join(excluded) if isinstance(excluded, Mapping) else ""})  # fmt: skip
-    fq_svg = svg.heatmap(methods, types, heat, label=f"{run.name}: Forget Quality heatmap",
-                         notes=notes, legend="n/a* = base model at chance (hover)" if notes else "")  # fmt: skip
-    checks = _get(r, "types", "checks")
-    chance = {t: _num(_get(checks, t, "chance")) for t in types}
+    fq_rows, fq_svg = fq_section(run.name, methods, mdata, types)
+    checks = dig(r, "types", "checks")
+    chance = {t: num(dig(checks, t, "chance")) for t in types}
     type_headers = {t: f"{t} (chance {100 * c:.0f}%)" if c else t for t, c in chance.items()}
-
-    rr_rows, groups = [], []
-    for attack in attacks:
-        for hop in ("SH", "MH"):
-            bars = []
-            for m in methods:
-                mm = metric(_get(mdata[m], "attacks", attack, f"rr_{hop}"))
-                bars.append((m, mm.value, mm.ci_low, mm.ci_high))
-            groups.append((f"{attack} {hop}", bars))
-        for m in methods:
-            a = _get(mdata[m], "attacks", attack)
-            if not isinstance(a, Mapping):
-                continue
-            per_type = a.get("rr_per_type")
-            rr_rows.append({
-                "method": m, "attack": attack, "sh": metric(a.get("rr_SH")), "mh": metric(a.get("rr_MH")),
-                "per_type": {t: metric(per_type.get(t)) for t in types} if isinstance(per_type, Mapping) else {},
-                "settings": _fmt(a.get("settings")), "guessing": _guessing(a.get("guessing")),
-            })  # fmt: skip
-    rr_svg = (
-        svg.bars_with_ci(groups, label=f"{run.name}: Recovery Rate", y_label="Recovery Rate %")
-        if groups
-        else ""
-    )
-
-    triangle_rows, series = [], []
-    for m in methods:
-        rob = mdata[m].get("robustness")
-        values = (metric(mdata[m].get("fq_all_types")), metric(rob),
-                  metric(_get(mdata[m], "utility", "ratio")))  # fmt: skip
-        set_by = mdata[m].get("robustness_set_by")
-        triangle_rows.append({
-            "method": m, "values": values, "pooled": metric(mdata[m].get("robustness_pooled")),
-            "set_by": ", ".join(f"{c.get('attack')} {c.get('hop')}" for c in set_by
-                                if isinstance(c, Mapping)) if isinstance(set_by, list) else "n/a",
-            "utility_basis": _fmt(_get(mdata[m], "utility", "ratio_basis")),
-        })  # fmt: skip
-        series.append((m, [v.value for v in values]))
-    radar_svg = (
-        svg.radar(TRIANGLE_AXES, series, label=f"{run.name}: ideal triangle") if series else ""
-    )
-
-    utility_rows = []
-    for m in methods:
-        u = mdata[m].get("utility") if isinstance(mdata[m].get("utility"), Mapping) else {}
-        utility_rows.append({
-            "method": m, "source": _fmt(u.get("source")), "ratio": metric(u.get("ratio")),
-            "base": metric(u.get("base")), "unlearned": metric(u.get("unlearned")),
-            "retain_base": metric(_get(mdata[m], "retain", "acc_base")),
-            "retain_unlearned": metric(_get(mdata[m], "retain", "acc_unlearned")),
-            # Both utility measures side by side when BBH ran (older runs lack the key: n/a).
-            "retain_ratio": metric(u.get("retain_accuracy_ratio")),
-            "bbh_ratio": metric(u.get("bbh_ratio")), "bbh_too_small": u.get("bbh_too_small") or "",
-        })  # fmt: skip
-
-    loss_rows, loss_series = [], []
-    for m in methods:
-        rec = (
-            run.unlearn.get(m)
-            or (mdata[m].get("unlearn") if isinstance(mdata[m].get("unlearn"), Mapping) else {})
-            or {}
-        )
-        pts = _loss_points(rec.get("loss_curve"))
-        loss_series.append((m, pts))
-        loss_rows.append({
-            "method": m, "steps": _fmt(rec.get("steps")), "stop": _fmt(rec.get("stop_reason")),
-            "message": rec.get("stop_message") or "", "wall": _fmt(rec.get("wall_time_s")),
-            "first": f"{pts[0][1]:.4g}" if pts else "n/a", "last": f"{pts[-1][1]:.4g}" if pts else "n/a",
-            "lora": "LoRA" if _get(rec, "config", "use_lora") else ("full" if rec else "n/a"),
-        })  # fmt: skip
-    loss_svg = svg.line_chart(loss_series, label=f"{run.name}: unlearning loss") if methods else ""
-
-    ds = r.get("dataset") if isinstance(r.get("dataset"), Mapping) else {}
-    dataset = [(k, _fmt(v)) for k, v in ds.items()]
-    dataset += [("forget facts", _fmt(len(r.get("forget_facts") or []))),
-                ("retain facts", _fmt(len(r.get("retain_facts") or []))),
-                ("scored questions", _fmt(scored))]  # fmt: skip
-    judges = []
-    jd = r.get("judges")
-    if isinstance(jd, Mapping):
-        for name, agr in (jd.get("agreement") or {}).items():
-            kappa = _num(_get(agr, "cohen_kappa"))
-            judges.append((f"{name} vs {jd.get('primary')}",
-                           f"Cohen's kappa {'n/a' if kappa is None else f'{kappa:.3f}'} on {_fmt(_get(agr, 'n'))} answers, "
-                           f"{_fmt(_get(agr, 'n_unjudged'))} unjudged"))  # fmt: skip
+    rr_rows, rr_svg = rr_section(run.name, methods, mdata, types, attacks)
+    triangle_rows, radar_svg = triangle_section(run.name, methods, mdata)
+    loss_rows, loss_svg = loss_section(run, methods, mdata)
+    dataset = dataset_rows(r, scored)
+    judges = judge_rows(r)
     meta = [
-        ("model", _fmt(cfg.get("model"))), ("model path", _fmt(r.get("model_path"))),
-        ("source", _fmt(cfg.get("source"))), ("methods", _fmt(methods)), ("attacks", _fmt(attacks)),
-        ("judge", _fmt(cfg.get("judge"))), ("seed", _fmt(r.get("seed", cfg.get("seed")))),
-        ("leakres", _fmt(r.get("leakres_version"))),
+        ("model", fmt(cfg.get("model"))), ("model path", fmt(r.get("model_path"))),
+        ("source", fmt(cfg.get("source"))), ("methods", fmt(methods)), ("attacks", fmt(attacks)),
+        ("judge", fmt(cfg.get("judge"))), ("seed", fmt(r.get("seed", cfg.get("seed")))),
+        ("leakres", fmt(r.get("leakres_version"))),
     ]  # fmt: skip
     timings = r.get("timings_s") if isinstance(r.get("timings_s"), Mapping) else {}
     versions = r.get("versions") if isinstance(r.get("versions"), Mapping) else {}
     return RunView(
         name=run.name, path=str(run.path), anchor=f"run-{index}", meta=meta,
-        config=[(k, _fmt(v)) for k, v in cfg.items()],
-        versions=[(k, _fmt(v)) for k, v in versions.items()],
-        timings=[(k, f"{v:.1f} s" if _num(v) is not None else _fmt(v)) for k, v in timings.items()],
+        config=[(k, fmt(v)) for k, v in cfg.items()],
+        versions=[(k, fmt(v)) for k, v in versions.items()],
+        timings=[(k, f"{v:.1f} s" if num(v) is not None else fmt(v)) for k, v in timings.items()],
         dataset=dataset, types=types, type_headers=type_headers, methods=methods, attacks=attacks,
         fq_rows=fq_rows, fq_svg=fq_svg, rr_rows=rr_rows, rr_svg=rr_svg,
-        triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows,
+        triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
         warnings=list(run.warnings),
     )  # fmt: skip
