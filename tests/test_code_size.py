@@ -24,7 +24,6 @@ LONG_REASON = re.compile(r"^\s*#\s*long:\s*\S")
 # is "path::qualname"; a module is "path" alone. Never add an entry: split the code instead.
 KNOWN: frozenset[str] = frozenset(
     {
-        "packages/leakres-cli/src/leakres_cli/summary.py::render",
         "packages/recover-attacks/src/recover_attacks/attacks/relearn.py::relearn_lora",
         "packages/recover-attacks/src/recover_attacks/engine/local.py",
         "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._continuous",

@@ -97,6 +97,20 @@ def _yes_no(value: Any) -> str:
 
 
 def render(results: dict[str, Any]) -> str:
+    parts = _header(results)
+    parts += _fq_section(results)
+    parts += _rr_section(results)
+    parts += _triangle_section(results)
+    parts += _training_section(results)
+    parts += _notes(results)
+    timings = results["timings_s"]
+    parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip
+    parts += _profile(results)
+    return "\n".join(parts)
+
+
+def _header(results: dict[str, Any]) -> list[str]:
+    """The title, the run's configuration, dataset sizes and decoding."""
     cfg = results["config"]
     ds = results["dataset"]
     decoding = results.get("decoding") or {}
@@ -127,6 +141,12 @@ def render(results: dict[str, Any]) -> str:
             + ("; chat template" if decoding.get("chat_template") else ""),
             "",
         ]
+    return parts
+
+
+def _fq_section(results: dict[str, Any]) -> list[str]:
+    """Forget Quality per method and type."""
+    parts: list[str] = []
     types = list(results["scored_questions"])
     rows = []
     for method, m in results["methods"].items():
@@ -141,6 +161,12 @@ def render(results: dict[str, Any]) -> str:
               "1 - (Acc_u - chance) / (Acc_p - chance), not the paper's. A type the base model "
               "answers at chance (95% CI reaching chance, or fewer than 5 right) gets no FQ.", "",
               _table(["method", "type", "n", "chance", "Acc base", "Acc unlearned", "FQ", "FQ cc (leakres)", "S_suc"], rows), ""]  # fmt: skip
+    return parts
+
+
+def _rr_section(results: dict[str, Any]) -> list[str]:
+    """Recovery Rate per method and attack, with the guessing baseline."""
+    parts: list[str] = []
     rows = []
     for method, m in results["methods"].items():
         for attack, a in m["attacks"].items():
@@ -165,6 +191,12 @@ def render(results: dict[str, Any]) -> str:
               "S_suc items of a type the base model answers at chance (a guess, not a recovery); "
               "their guessing counts stay.", "",
               _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged", "guessing MH", "guessing per type"], rows), ""]  # fmt: skip
+    return parts
+
+
+def _triangle_section(results: dict[str, Any]) -> list[str]:
+    """The ideal triangle: FQ, robustness and utility per method."""
+    parts: list[str] = []
     rows = []
     for method, m in results["methods"].items():
         rec = m.get("unlearn") or {}
@@ -184,6 +216,12 @@ def render(results: dict[str, Any]) -> str:
               "examples; n/a: BBH off), a BBH ratio with a 95% CI wider than +/-10 points being too small "
               "to judge and not used.", "",
               _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "set by", "robustness pooled", "utility (radar)", "retain ratio", "BBH ratio", "training"], rows), ""]  # fmt: skip
+    return parts
+
+
+def _training_section(results: dict[str, Any]) -> list[str]:
+    """The unlearning run sizes from unlearn-zoo's record."""
+    parts: list[str] = []
     rows = []
     for method, m in results["methods"].items():
         tr = m.get("training") or {}
@@ -193,6 +231,13 @@ def render(results: dict[str, Any]) -> str:
                      tr.get("planned_steps", "?"), _yes_no(tr.get("cap_hit")),
                      tr.get("stop_reason", "?"), ", ".join(tr.get("computed_by_cli") or []) or "-"])  # fmt: skip
     parts += ["## Unlearning run sizes (from unlearn-zoo's record)", "", _table(["method", "forget examples seen", "epochs", "epochs done", "steps", "planned steps", "max_steps cap hit", "stop", "computed by the CLI"], rows), ""]  # fmt: skip
+    return parts
+
+
+def _notes(results: dict[str, Any]) -> list[str]:
+    """Unjudged verdicts and judge agreement (nothing when there are none)."""
+    ds = results["dataset"]
+    parts: list[str] = []
     unjudged = [
         f"{method}: base {m['n_unjudged']['base']}, unlearned {m['n_unjudged']['unlearned']}, "
         + ", ".join(f"{a} {n}" for a, n in m["n_unjudged"]["attacks"].items())
@@ -217,10 +262,7 @@ def render(results: dict[str, Any]) -> str:
                 f"{len(agr['disagreements'])} disagreements, {agr['n_unjudged']} unjudged"
             )
         parts.append("")
-    timings = results["timings_s"]
-    parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip
-    parts += _profile(results)
-    return "\n".join(parts)
+    return parts
 
 
 def _profile(results: dict[str, Any]) -> list[str]:
