@@ -176,14 +176,7 @@ def make_handler(engine: LocalEngine, batcher: Batcher, served_name: str) -> typ
                 return
             try:
                 length = int(self.headers.get("Content-Length", "0"))
-                body = json.loads(self.rfile.read(length) or b"null")
-                if body.get("model") not in (None, served_name):
-                    raise BadRequest(
-                        f"model {body.get('model')!r} is not served; serving {served_name!r}"
-                    )
-                if body.get("stream"):
-                    raise BadRequest("'stream' is not supported by this minimal server")
-                job = parse_request(body, engine.tokenizer, engine.add_special_tokens)
+                job = _completion_job(self.rfile.read(length), engine, served_name)
             except (BadRequest, json.JSONDecodeError, AttributeError, TypeError, ValueError) as exc:
                 self._send(400, {"error": {"message": str(exc), "type": "invalid_request_error"}})
                 return
@@ -191,34 +184,47 @@ def make_handler(engine: LocalEngine, batcher: Batcher, served_name: str) -> typ
             if job.error is not None:
                 self._send(500, {"error": {"message": job.error, "type": "server_error"}})
                 return
-            choices = [
-                {
-                    "index": i * len(texts) + j,
-                    "text": text,
-                    "finish_reason": reason,
-                    "logprobs": None,
-                }
-                for i, (texts, reasons) in enumerate(zip(job.texts, job.reasons, strict=True))
-                for j, (text, reason) in enumerate(zip(texts, reasons, strict=True))
-            ]
-            prompt_tokens, completion_tokens = job.tokens
-            self._send(
-                200,
-                {
-                    "id": f"cmpl-{uuid.uuid4().hex}",
-                    "object": "text_completion",
-                    "created": int(time.time()),
-                    "model": served_name,
-                    "choices": choices,
-                    "usage": {
-                        "prompt_tokens": prompt_tokens,
-                        "completion_tokens": completion_tokens,
-                        "total_tokens": prompt_tokens + completion_tokens,
-                    },
-                },
-            )
+            self._send(200, _completion_response(job, served_name))
 
     return Handler
+
+
+def _completion_job(raw: bytes, engine: LocalEngine, served_name: str) -> Any:
+    """The batcher's job of a /v1/completions body (BadRequest, or a JSON/type error, when the
+    body is not a request this server answers)."""
+    body = json.loads(raw or b"null")
+    if body.get("model") not in (None, served_name):
+        raise BadRequest(f"model {body.get('model')!r} is not served; serving {served_name!r}")
+    if body.get("stream"):
+        raise BadRequest("'stream' is not supported by this minimal server")
+    return parse_request(body, engine.tokenizer, engine.add_special_tokens)
+
+
+def _completion_response(job: Any, served_name: str) -> dict[str, Any]:
+    """The OpenAI completion object of a finished job: one choice per prompt and sample."""
+    choices = [
+        {
+            "index": i * len(texts) + j,
+            "text": text,
+            "finish_reason": reason,
+            "logprobs": None,
+        }
+        for i, (texts, reasons) in enumerate(zip(job.texts, job.reasons, strict=True))
+        for j, (text, reason) in enumerate(zip(texts, reasons, strict=True))
+    ]
+    prompt_tokens, completion_tokens = job.tokens
+    return {
+        "id": f"cmpl-{uuid.uuid4().hex}",
+        "object": "text_completion",
+        "created": int(time.time()),
+        "model": served_name,
+        "choices": choices,
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
 
 
 def build_server(

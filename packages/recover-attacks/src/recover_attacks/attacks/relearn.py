@@ -88,6 +88,49 @@ def _remove_fused_head(model: Any) -> None:
             del module.forward
 
 
+def _sft_config(config: RelearnConfig, output_dir: str, *, use_cpu: bool, progress: bool) -> Any:
+    """TRL's training arguments of the relearning run: constant lr, no warmup, no clipping, the
+    model's own dtype, completion-only loss, every step logged, nothing saved."""
+    from trl import SFTConfig
+
+    return SFTConfig(
+        output_dir=output_dir,
+        max_steps=config.steps,
+        per_device_train_batch_size=config.train_batch_size,
+        learning_rate=config.lr,
+        lr_scheduler_type="constant",
+        warmup_steps=0,
+        weight_decay=config.weight_decay,
+        max_grad_norm=0.0,  # no clipping
+        optim="adamw_torch",
+        completion_only_loss=True,
+        max_length=None,
+        activation_checkpointing=False,
+        bf16=False,  # the model's own dtype, no autocast (SFTConfig defaults bf16 on)
+        logging_steps=1,
+        save_strategy="no",
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=use_cpu,
+        disable_tqdm=not progress,
+        dataloader_num_workers=0,
+    )
+
+
+def _lora_config(config: RelearnConfig) -> Any:
+    """peft's adapter settings of the relearning run (a causal LM)."""
+    from peft import LoraConfig
+
+    return LoraConfig(
+        r=config.lora_r,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=config.target_modules,
+        task_type="CAUSAL_LM",
+    )
+
+
 def relearn_lora(
     model: Any,
     tokenizer: Any,
@@ -99,9 +142,8 @@ def relearn_lora(
     """Train a LoRA adapter on a deep copy of ``model`` with TRL's ``SFTTrainer``; return
     (peft model in eval mode, the loss of every optimizer step)."""
     import datasets
-    from peft import LoraConfig
     from transformers import PrinterCallback
-    from trl import SFTConfig, SFTTrainer
+    from trl import SFTTrainer
 
     losses: list[float] = []
 
@@ -118,38 +160,9 @@ def relearn_lora(
     tok = copy.deepcopy(tokenizer)  # SFTTrainer writes a missing pad token onto its tokenizer
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    lora = LoraConfig(
-        r=config.lora_r,
-        lora_alpha=config.lora_alpha,
-        lora_dropout=config.lora_dropout,
-        target_modules=config.target_modules,
-        task_type="CAUSAL_LM",
-    )
     quiet = not progress and not datasets.are_progress_bars_disabled()
     with tempfile.TemporaryDirectory(prefix="relearn_") as tmp:
-        args = SFTConfig(
-            output_dir=tmp,
-            max_steps=config.steps,
-            per_device_train_batch_size=config.train_batch_size,
-            learning_rate=config.lr,
-            lr_scheduler_type="constant",
-            warmup_steps=0,
-            weight_decay=config.weight_decay,
-            max_grad_norm=0.0,  # no clipping
-            optim="adamw_torch",
-            completion_only_loss=True,
-            max_length=None,
-            activation_checkpointing=False,
-            bf16=False,  # the model's own dtype, no autocast (SFTConfig defaults bf16 on)
-            logging_steps=1,
-            save_strategy="no",
-            report_to="none",
-            seed=config.seed,
-            data_seed=config.seed,
-            use_cpu=device.type == "cpu",
-            disable_tqdm=not progress,
-            dataloader_num_workers=0,
-        )
+        args = _sft_config(config, tmp, use_cpu=device.type == "cpu", progress=progress)
         if quiet:
             datasets.disable_progress_bars()  # SFTTrainer's dataset preparation draws bars
         try:
@@ -158,7 +171,7 @@ def relearn_lora(
                 args=args,
                 train_dataset=relearn_dataset(tokenizer, pairs),
                 processing_class=tok,
-                peft_config=lora,
+                peft_config=_lora_config(config),
             )
         finally:
             if quiet:
