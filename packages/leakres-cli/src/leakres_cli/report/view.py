@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config import ALL_TYPES
 from . import svg
 from .load import RunData
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
 
-TYPE_ORDER = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+TYPE_ORDER = ALL_TYPES  # the built-in order; other types follow in the order met
 TRIANGLE_AXES = ("Forget Quality", "Robustness", "Utility")
 
 
