@@ -263,6 +263,7 @@ def recovery_scores(
             if t not in excluded
         ],
         **boot,
+        multi_hop_types=multi_hop_types(type_of.values()),
     )
 
     def per_type(qtype: str, ids: list[str]) -> dict[str, Any]:
