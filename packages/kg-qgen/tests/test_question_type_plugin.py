@@ -15,6 +15,7 @@ import kg_qgen
 import kg_qgen.plugins as plugins
 import pytest
 from kg_qgen.example_type import RELATION_CHAIN
+from kg_qgen.match.base import Match
 from kg_qgen.qtypes import ENTRY_POINT_GROUP, QUESTION_TYPE_REGISTRY, QuestionType
 from kg_qgen.review.decompose import decompose
 from kg_qgen.verify.logic import logic_problem
@@ -110,7 +111,27 @@ def test_plugin_must_be_a_question_type_with_its_own_code(monkeypatch):
 def test_register_question_type_from_code():
     try:
         kg_qgen.register_question_type(RELATION_CHAIN)
-        assert kg_qgen.get_question_type("rc") is RELATION_CHAIN
+        assert kg_qgen.get_question_type("RC") is RELATION_CHAIN
         assert "RC" in kg_qgen.question_type_codes()
     finally:
         QUESTION_TYPE_REGISTRY._builtin.pop("rc", None)
+
+
+def test_plugin_answer_kind_sets_the_record_options(mini_kb):
+    import dataclasses
+
+    from kg_qgen.generate.base import match_options
+
+    fact = next(iter(mini_kb.facts()))
+    yes_no = dataclasses.replace(RELATION_CHAIN, code="RY", answer_kind="yes-no")
+    options = dataclasses.replace(RELATION_CHAIN, code="RO", answer_kind="options")
+    try:
+        kg_qgen.register_question_type(yes_no)
+        kg_qgen.register_question_type(options)
+        ask = Match("RY", [fact], fact, None, "yes", answer_is_entity=False)
+        pick = Match("RO", [fact], fact, None, fact.object, extra={"options": [fact.object]})
+        assert match_options(ask, mini_kb) == ["yes", "no"]
+        assert match_options(pick, mini_kb) == [mini_kb.label(fact.object)]
+    finally:
+        QUESTION_TYPE_REGISTRY._builtin.pop("ry", None)
+        QUESTION_TYPE_REGISTRY._builtin.pop("ro", None)

@@ -6,8 +6,9 @@ for the review's decomposition, its answer kind and the reason a build falls sho
 seven built-ins live in :mod:`kg_qgen.builtin_types` (referenced lazily, so this module imports
 none of the modules they point at); a third party adds a type with
 :func:`register_question_type` or through the entry point group ``leakres.question_types``,
-whose value is a ``module:attr`` naming a :class:`QuestionType`. Codes are case-insensitive;
-built-ins come before plugins, and a plugin cannot replace a built-in.
+whose value is a ``module:attr`` naming a :class:`QuestionType`. Codes are exact upper case
+(the entry point's name is matched case-insensitively); built-ins come before plugins, and a
+plugin cannot replace a built-in.
 
 :data:`QUESTION_TYPES` (:mod:`kg_qgen.match.base`) stays the built-in order;
 :func:`question_type_codes` lists every registered code, plugins included.
@@ -132,11 +133,16 @@ def question_type_codes() -> list[str]:
 
 
 def get_question_type(code: str) -> QuestionType:
-    """The type registered as ``code``; an unknown code raises ``UnknownNameError``."""
-    try:
-        return QUESTION_TYPE_REGISTRY.get(code)
-    except UnknownNameError:
-        pass
+    """The type registered as ``code``; an unknown code raises ``UnknownNameError``.
+
+    Codes are exact: records carry them upper-case and the matchers seed their RNG with them, so
+    ``"hs"`` is refused ("did you mean 'HS'?") rather than read as ``"HS"``.
+    """
+    if isinstance(code, str) and code == code.strip().upper():
+        try:
+            return QUESTION_TYPE_REGISTRY.get(code)
+        except UnknownNameError:
+            pass
     known = question_type_codes()
     close = difflib.get_close_matches(str(code).strip().upper(), known, n=1)
     hint = f" did you mean '{close[0]}'?" if close else ""
@@ -145,7 +151,6 @@ def get_question_type(code: str) -> QuestionType:
 
 def find_question_type(code: object) -> QuestionType | None:
     """The type whose code is exactly ``code`` (records carry upper-case codes), else None."""
-    if not isinstance(code, str) or code.lower() not in QUESTION_TYPE_REGISTRY:
+    if not isinstance(code, str) or code != code.upper() or code not in QUESTION_TYPE_REGISTRY:
         return None
-    found = get_question_type(code)
-    return found if found.code == code else None
+    return get_question_type(code)
