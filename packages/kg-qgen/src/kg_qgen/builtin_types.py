@@ -19,7 +19,7 @@ from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
-from kg_qgen.qtypes import QuestionType
+from kg_qgen.qtypes import LogicCheckFn, Matcher, PromptBuilder, QuestionType, TemplateBuilder
 from kg_qgen.review.decompose import LOGIC_RULES
 from kg_qgen.verify import logic
 
@@ -54,7 +54,17 @@ def _mt_template(
     return template._mt(m, g, idx, rng, rng)
 
 
-def _builtin(code, answer_kind, matcher, template_builder, logic_check, prompt, *, multi_hop=True):  # type: ignore[no-untyped-def]
+def _builtin(
+    code: str,
+    answer_kind: str,
+    matcher: Matcher,
+    template_builder: TemplateBuilder,
+    logic_check: LogicCheckFn,
+    prompt: PromptBuilder,
+    *,
+    multi_hop: bool = True,
+) -> QuestionType:
+    """The built-in ``code``: its parts plus the words the other modules' tables hold for it."""
     rule = LOGIC_RULES[code]
     return QuestionType(
         code=code,
