@@ -113,15 +113,22 @@ def test_training_tokens_agree(tokenizer: PreTrainedTokenizerFast) -> None:
 
 
 def test_question_type_lists_agree() -> None:
-    from kg_qgen import QUESTION_TYPES
+    """kg-qgen's registry is the one list; every copy left (leak-metrics cannot import kg-qgen,
+    the CLI keeps a literal so that its start does not import kg-qgen) must equal it."""
+    from kg_qgen import QUESTION_TYPES, get_question_type, question_type_codes
+    from leak_metrics.judges.labelled import TYPE_ORDER as LABELLED_ORDER
     from leak_metrics.metrics import MULTI_HOP_TYPES
     from leak_metrics.metrics import QUESTION_TYPES as METRIC_TYPES
     from leak_metrics.report.tables import TYPE_ORDER
-    from leakres_cli.config import ALL_TYPES
+    from leakres_cli.config import ALL_TYPES, multi_hop_types
+    from leakres_cli.config import MULTI_HOP_TYPES as CLI_MULTI_HOP
+    from leakres_cli.report.view import TYPE_ORDER as VIEW_ORDER
 
     assert QUESTION_TYPES == ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
-    assert METRIC_TYPES == QUESTION_TYPES == ALL_TYPES
-    assert frozenset(QUESTION_TYPES) - {"SH"} == MULTI_HOP_TYPES
+    assert tuple(question_type_codes()[: len(QUESTION_TYPES)]) == QUESTION_TYPES
+    assert METRIC_TYPES == QUESTION_TYPES == ALL_TYPES == LABELLED_ORDER == VIEW_ORDER
+    registered_multi_hop = {t for t in QUESTION_TYPES if get_question_type(t).multi_hop}
+    assert registered_multi_hop == MULTI_HOP_TYPES == set(CLI_MULTI_HOP) == multi_hop_types()
     assert sorted(TYPE_ORDER) == sorted(QUESTION_TYPES)  # the paper's table order, same set
 
 

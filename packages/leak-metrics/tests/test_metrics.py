@@ -120,6 +120,13 @@ def test_recovery_rate_by_hop_separates_single_and_multi_hop() -> None:
     assert only_sh["MH"].value is None
     with pytest.raises(ValueError, match="unknown question type 'XX'"):
         recovery_rate_by_hop([{"id": "1", "type": "XX", "recovered": True}])
+    # a type this library does not know (a kg-qgen plugin's) counts once the caller names it
+    plugin = [
+        {"id": "1", "type": "XX", "recovered": True},
+        {"id": "2", "type": "HS", "recovered": False},
+    ]
+    by_hop = recovery_rate_by_hop(plugin, multi_hop_types={"XX", "HS"})
+    assert by_hop["MH"].value == pytest.approx(1 / 2) and by_hop["SH"].value is None
 
 
 def test_robustness_is_one_minus_max_rr() -> None:

@@ -15,6 +15,12 @@ from kg_qgen.graph import Entity, Fact, KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import MatchConfig
 from kg_qgen.pipeline import BuildConfig, BuildResult, build, save
+from kg_qgen.qtypes import (
+    QuestionType,
+    get_question_type,
+    question_type_codes,
+    register_question_type,
+)
 from kg_qgen.sources.registry import available_sources, get_source, load_source, register_source
 from kg_qgen.verify.base import Check, Reject
 
@@ -33,16 +39,20 @@ __all__ = [
     "Match",
     "MatchConfig",
     "QuestionGenerator",
+    "QuestionType",
     "Reject",
     "UnknownNameError",
     "available_generators",
     "available_sources",
     "build",
     "get_generator",
+    "get_question_type",
     "get_source",
     "load_source",
     "make_record",
+    "question_type_codes",
     "register_generator",
+    "register_question_type",
     "register_source",
     "save",
 ]

@@ -25,6 +25,7 @@ from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build as build_dataset
 from kg_qgen.pipeline import check_out_dir, save
+from kg_qgen.qtypes import question_type_codes
 from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
 from kg_qgen.stats import dataset_stats
@@ -42,10 +43,11 @@ def _llm_options(f: Any) -> Any:
 
 def _parse_types(value: str) -> tuple[str, ...]:
     types = tuple(t.strip().upper() for t in value.replace(" ", ",").split(",") if t.strip())
-    unknown = [t for t in types if t not in QUESTION_TYPES]
+    known = question_type_codes()
+    unknown = [t for t in types if t not in known]
     if unknown or not types:
         raise click.BadParameter(
-            f"unknown type(s) {unknown}; known: {', '.join(QUESTION_TYPES)}", param_hint="--types"
+            f"unknown type(s) {unknown}; known: {', '.join(known)}", param_hint="--types"
         )
     return types
 

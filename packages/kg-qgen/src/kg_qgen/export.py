@@ -22,8 +22,8 @@ from typing import Any
 
 from kg_qgen import lm_eval_task
 from kg_qgen.errors import KgQgenInputError
-from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import check_out_dir
+from kg_qgen.qtypes import get_question_type, question_type_codes
 from kg_qgen.records import read_records
 
 FORMATS = ("lm-eval", "hf")
@@ -37,6 +37,7 @@ SOURCE_LICENSES = {
     "mquake": ("mit", "MQuAKE (princeton-nlp/MQuAKE), MIT licence"),
 }
 
+# The built-in types' descriptions (kg_qgen.builtin_types registers them; plugins bring their own).
 TYPE_NAMES = {
     "SH": "single-hop",
     "HS": "hidden subject (the bridge entity is masked)",
@@ -70,7 +71,7 @@ def read_set(
 
 def _types_of(questions: list[dict[str, Any]]) -> list[str]:
     present = {q["type"] for q in questions}
-    return [t for t in QUESTION_TYPES if t in present]
+    return [t for t in question_type_codes() if t in present]
 
 
 EXPORT_FORMAT = "kg-qgen-export/1"
@@ -127,7 +128,7 @@ def task_yaml(name: str, qtype: str, max_gen_toks: int) -> str:
     return "\n".join(
         [
             f"task: {name}_{qtype.lower()}",
-            f"task_alias: {_yaml_scalar(f'{qtype}: {TYPE_NAMES[qtype]}')}",
+            f"task_alias: {_yaml_scalar(f'{qtype}: {get_question_type(qtype).description}')}",
             f"tag: {name}",
             "custom_dataset: !function utils.load_questions",
             "dataset_kwargs:",
@@ -256,7 +257,7 @@ def dataset_card(
     counts = Counter(q["type"] for q in questions)
     config = manifest.get("config") or {}
     header = _card_header(license_id, types)
-    table = "\n".join(f"| {t} | {TYPE_NAMES[t]} | {counts[t]} |" for t in types)
+    table = "\n".join(f"| {t} | {get_question_type(t).description} | {counts[t]} |" for t in types)
     fields = (
         "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
         "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id} (docs/"

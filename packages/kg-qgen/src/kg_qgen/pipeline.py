@@ -18,8 +18,9 @@ from kg_qgen.generate.registry import get_generator
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
-from kg_qgen.match.registry import find_matches, get_matcher
+from kg_qgen.match.registry import find_matches
 from kg_qgen.output import MANIFEST_FORMAT, BuildResult, check_out_dir, is_kgqgen_output, save
+from kg_qgen.qtypes import get_question_type
 from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, split_facts, spread
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
@@ -59,24 +60,6 @@ class BuildConfig:
     match: MatchConfig = field(default_factory=MatchConfig)
 
 
-_NO_MATCH_REASON = {
-    "SH": "the graph has no fact with a unique object for its (subject, relation)",
-    "HS": "few two-hop chains (o1 = s2) with unique objects exist in the graph",
-    "MP": (
-        "few two-hop chains whose relation pair has a rule (kg_qgen.match.mp.RULES) fitting the "
-        "subject's class"
-    ),
-    "MT": (
-        "few two-hop chains whose second hop identifies its subject and whose bridge another "
-        "chain can take as distractor"
-    ),
-    "LL": "few facts whose subject has an alias that identifies it",
-    "CC": "few (relation, object) pairs shared by two distinct subjects",
-    "DS": (
-        "few targets whose options can be told apart by a single-valued fact (an elimination "
-        "that fits exactly one distractor, with evidence against the rest)"
-    ),
-}
 RELATION_LABEL_CHECK = "relation_label"
 
 
@@ -204,7 +187,7 @@ def _checked_types(types: Sequence[str], per_type: int) -> tuple[str, ...]:
     """``types`` as a tuple, failing fast on an unknown type or a ``per_type`` below 1."""
     types = tuple(types)
     for t in types:
-        get_matcher(t)
+        get_question_type(t)
     if per_type < 1:
         raise ValueError(f"per_type must be >= 1, got {per_type}")
     return types
@@ -321,7 +304,7 @@ def _count_and_explain(
             rej = ", ".join(f"{k}: {v}" for k, v in sorted(rej_by_type[t].items())) or "none"
             shortfall[t] = (
                 f"{len(kept[t])} of {per_type} requested: {c['matches']} matches found "
-                f"({_NO_MATCH_REASON[t]}); {c['rejected']} rejected by checks ({rej})"
+                f"({get_question_type(t).no_match_reason}); {c['rejected']} rejected by checks ({rej})"
             )
             if t == "MT":
                 shortfall[t] += (

@@ -9,7 +9,7 @@ number dropped is small unless the base accuracy itself is near 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,8 +19,9 @@ from leak_metrics.datatypes import MetricValue
 DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 0
 CI_LEVEL = 0.95
-# The question types of docs/ARCHITECTURE.md section 1 (kg-qgen's QUESTION_TYPES; a root test,
-# tests/test_shared_contracts.py, keeps the copies in step).
+# The built-in question types of docs/ARCHITECTURE.md section 1 (kg-qgen's QUESTION_TYPES; a
+# root test, tests/test_shared_contracts.py, keeps the copies in step). Only the defaults of
+# hop_of / recovery_rate_by_hop: a caller with plugin types passes its own multi-hop set.
 QUESTION_TYPES: tuple[str, ...] = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 MULTI_HOP_TYPES = frozenset(QUESTION_TYPES) - {"SH"}
 
@@ -178,14 +179,19 @@ def recovery_rate(
     return result
 
 
-def hop_of(question_type: str) -> str:
-    """``"SH"`` for single-hop questions, ``"MH"`` for the six multi-hop types."""
+def hop_of(question_type: str, multi_hop_types: Collection[str] = MULTI_HOP_TYPES) -> str:
+    """``"SH"`` for single-hop questions, ``"MH"`` for the multi-hop types.
+
+    ``multi_hop_types`` defaults to the six built-in multi-hop types; a caller that knows more
+    types (the CLI reads kg-qgen's registry, plugin types included) passes its own set, since
+    this library does not import kg-qgen.
+    """
     if question_type == "SH":
         return "SH"
-    if question_type in MULTI_HOP_TYPES:
+    if question_type in multi_hop_types:
         return "MH"
     raise ValueError(
-        f"unknown question type '{question_type}'; expected SH or one of {sorted(MULTI_HOP_TYPES)}"
+        f"unknown question type '{question_type}'; expected SH or one of {sorted(multi_hop_types)}"
     )
 
 
@@ -194,15 +200,17 @@ def recovery_rate_by_hop(
     *,
     seed: int = DEFAULT_SEED,
     n_resamples: int = DEFAULT_RESAMPLES,
+    multi_hop_types: Collection[str] = MULTI_HOP_TYPES,
 ) -> dict[str, MetricValue]:
     """RR for single-hop and multi-hop separately.
 
     Each record is ``{"id", "type", "recovered": bool | None}`` for one item of S_suc. Returns
-    ``{"SH": MetricValue, "MH": MetricValue, "all": MetricValue}``.
+    ``{"SH": MetricValue, "MH": MetricValue, "all": MetricValue}``. ``multi_hop_types``: as in
+    :func:`hop_of`.
     """
     groups: dict[str, list[bool | None]] = {"SH": [], "MH": [], "all": []}
     for record in records:
-        groups[hop_of(str(record["type"]))].append(record["recovered"])
+        groups[hop_of(str(record["type"]), multi_hop_types)].append(record["recovered"])
         groups["all"].append(record["recovered"])
     return {
         hop: recovery_rate(values, seed=seed, n_resamples=n_resamples)

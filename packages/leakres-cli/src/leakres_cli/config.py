@@ -4,13 +4,38 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import LeakresError
 
+#: kg-qgen's seven built-in question types in their order (``kg_qgen.QUESTION_TYPES``; the root
+#: test tests/test_shared_contracts.py keeps this copy equal). Kept literal so that importing the
+#: CLI does not import kg-qgen (about 1 s: networkx, numpy); every other type, a plugin's, is
+#: looked up in kg-qgen's registry (:func:`known_types`, :func:`multi_hop_types`) when it is named.
 ALL_TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 MULTI_HOP_TYPES = ALL_TYPES[1:]
+
+
+def known_types() -> list[str]:
+    """Every question type kg-qgen has registered: the built-ins, then plugin types."""
+    from kg_qgen import question_type_codes
+
+    return question_type_codes()
+
+
+def multi_hop_types(types: Iterable[str] = ()) -> frozenset[str]:
+    """The multi-hop codes among the built-ins and ``types`` (kg-qgen's registry says which of
+    a plugin's types are multi-hop); what leak-metrics' ``hop_of`` takes as ``multi_hop_types``."""
+    extra = {t for t in types if t not in ALL_TYPES}
+    if not extra:
+        return frozenset(MULTI_HOP_TYPES)
+    from kg_qgen import get_question_type
+
+    return frozenset(MULTI_HOP_TYPES) | {t for t in extra if get_question_type(t).multi_hop}
+
+
 #: the paper's three models, by Hugging Face id (section 5 / appendix D)
 PAPER_MODELS = ("meta-llama/Llama-3.1-8B-Instruct", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")
 
@@ -202,8 +227,11 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
     values.update({k: v for k, v in overrides.items() if v is not None})
     cfg = RunConfig(**values)
     unknown = [t for t in cfg.types if t not in ALL_TYPES]
-    if unknown:
-        raise LeakresError(f"unknown question type(s) {unknown}; known: {', '.join(ALL_TYPES)}")
+    if unknown:  # maybe a plugin's type: only then is kg-qgen's registry imported
+        known = known_types()
+        unknown = [t for t in unknown if t not in known]
+        if unknown:
+            raise LeakresError(f"unknown question type(s) {unknown}; known: {', '.join(known)}")
     if "SH" not in cfg.types:
         cfg.types = ("SH", *cfg.types)
     if cfg.n_forget < 1:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .config import multi_hop_types
 from .records import Record
 from .type_checks import CHANCE_LABEL, question_chance, type_checks
 from .unlearning import training_summary
@@ -194,13 +195,14 @@ def attack_scores(
 
     excluded = excluded or {}
     type_of = {i: t for t, ids in s_suc.items() for i in ids}
+    multi_hop = multi_hop_types(s_suc)
     known_ids = [i for i in type_of if type_of[i] not in excluded]
     attacks_out: dict[str, Any] = {}
     rr_cells: dict[tuple[str, str], Verdicts] = {}
     for attack, res in attack_cells.items():
         for hop in ("SH", "MH"):
             rr_cells[(attack, hop)] = [
-                res["recovered"][i] for i in known_ids if hop_of(type_of[i]) == hop
+                res["recovered"][i] for i in known_ids if hop_of(type_of[i], multi_hop) == hop
             ]
         attacks_out[attack] = recovery_scores(res, type_of, s_suc, boot, excluded)
         attacks_out[attack]["guessing"] = guessing_scores(res, type_of, by_id)
@@ -217,8 +219,9 @@ def guessing_scores(
     from leak_metrics.metrics import hop_of
 
     groups: dict[str, list[str]] = {"SH": [], "MH": []}
+    multi_hop = multi_hop_types(type_of.values())
     for i, qtype in type_of.items():
-        groups[hop_of(qtype)].append(i)
+        groups[hop_of(qtype, multi_hop)].append(i)
         if question_chance(by_id[i]) > 0:
             groups.setdefault(qtype, []).append(i)
 
@@ -260,6 +263,7 @@ def recovery_scores(
             if t not in excluded
         ],
         **boot,
+        multi_hop_types=multi_hop_types(type_of.values()),
     )
 
     def per_type(qtype: str, ids: list[str]) -> dict[str, Any]:

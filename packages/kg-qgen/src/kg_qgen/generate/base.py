@@ -7,6 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
+from kg_qgen.qtypes import find_question_type
 
 __all__ = ["QuestionGenerator", "answer_forms", "make_record", "match_options", "type_extras"]
 
@@ -32,12 +33,18 @@ def answer_forms(match: Match, graph: KnowledgeGraph) -> tuple[str, list[str]]:
 def match_options(match: Match, graph: KnowledgeGraph) -> list[str]:
     """The candidate answers the question text shows the reader, as labels in display order.
 
-    DS: its options; MT: ``["yes", "no"]``; every other type: ``[]`` (it lists no alternatives).
+    DS: its options; MT: ``["yes", "no"]``; a plugin type by its ``answer_kind`` (``options``: the
+    entity ids in ``match.extra["options"]``); every other type: ``[]`` (it lists no alternatives).
     """
     if match.type == "DS":
         return [graph.label(o) for o in match.extra["options"]]
     if match.type == "MT":
         return list(YES_NO)
+    qtype = find_question_type(match.type)  # a plugin type: its registration says
+    if qtype is not None and qtype.answer_kind == "yes-no":
+        return list(YES_NO)
+    if qtype is not None and qtype.answer_kind == "options":
+        return [graph.label(o) for o in match.extra.get("options", [])]
     return []
 
 

@@ -16,7 +16,7 @@ sentence starts with a capital letter (:func:`kg_qgen.generate.style.capitalize_
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -28,6 +28,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import REWORDINGS, RULES
+from kg_qgen.qtypes import get_question_type
 from kg_qgen.semantics.articles import with_article
 
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
@@ -94,7 +95,7 @@ class TemplateGenerator:
                 quad = random.Random(f"{self.seed}:MT:{rels}:{mirror}")
                 question, frame, extra = _mt(m, graph, index, rng, quad)
             else:
-                question, frame, extra = _BUILDERS[m.type](m, graph, index, rng)
+                question, frame, extra = get_question_type(m.type).template(m, graph, index, rng)
             n = counters.get(m.type, 0)
             counters[m.type] = n + 1
             extra = {"generator": self.name, "template": f"{m.type}/{frame}", **extra}
@@ -386,14 +387,3 @@ def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     else:
         q = f"{_cap(np)} is among {opts}; {clause}. Name it."
     return q, frame, {}
-
-
-_BUILDERS: dict[str, Callable[[Match, KnowledgeGraph, GraphIndex, random.Random], Built]] = {
-    "SH": _sh,
-    "HS": _hs,
-    "MP": _mp,
-    "MT": _mt,
-    "LL": _ll,
-    "CC": _cc,
-    "DS": _ds,
-}

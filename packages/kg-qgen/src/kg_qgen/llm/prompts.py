@@ -25,6 +25,7 @@ from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm.backend import Messages
 from kg_qgen.match.base import Match
+from kg_qgen.qtypes import get_question_type
 
 __all__ = [
     "GENERATION_SYSTEM",
@@ -195,17 +196,15 @@ def _ds(m: Match, g: KnowledgeGraph) -> str:
     )
 
 
-_BUILDERS = {"SH": _sh, "HS": _hs, "MP": _mp, "MT": _mt, "LL": _ll, "CC": _cc, "DS": _ds}
-
-
 def generation_prompt(m: Match, g: KnowledgeGraph, n_paraphrases: int = 3) -> Messages:
     """The chat messages asking for ``n_paraphrases`` phrasings of the question for ``m``."""
-    if m.type not in _BUILDERS:
+    qtype = get_question_type(m.type)
+    if qtype.prompt is None:
         raise KeyError(f"no generation prompt for question type {m.type!r}")
     answer = g.label(m.answer) if m.answer_is_entity else m.answer
-    body = _BUILDERS[m.type](m, g)
+    body = qtype.prompt(m, g)
     user = (
-        f"Task: {TYPE_TASKS[m.type]}.\n{body}\n"
+        f"Task: {qtype.task}.\n{body}\n"
         f"{_output_spec(n_paraphrases, answer, yes_no=not m.answer_is_entity)}"
     )
     return [{"role": "system", "content": GENERATION_SYSTEM}, {"role": "user", "content": user}]

@@ -1,38 +1,20 @@
-"""Matchers by question type. Each module exposes ``find(index, cfg, rng) -> list[Match]``."""
+"""Matches by question type; each type's matcher comes from its registration (:mod:`kg_qgen.qtypes`)."""
 
 from __future__ import annotations
 
-import difflib
 import random
 from collections import Counter
-from collections.abc import Callable
 
-from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
-from kg_qgen.match.base import QUESTION_TYPES, Match
+from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex, MatchConfig
+from kg_qgen.qtypes import Matcher, get_question_type
 
-__all__ = ["MATCHERS", "find_matches"]
-
-Matcher = Callable[[GraphIndex, MatchConfig, random.Random, "Counter[str] | None"], list[Match]]
-
-MATCHERS: dict[str, Matcher] = {
-    "SH": sh.find,
-    "HS": hs.find,
-    "MP": mp.find,
-    "MT": mt.find,
-    "LL": ll.find,
-    "CC": cc.find,
-    "DS": ds.find,
-}
-assert set(MATCHERS) == set(QUESTION_TYPES)
+__all__ = ["find_matches", "get_matcher"]
 
 
 def get_matcher(qtype: str) -> Matcher:
-    if qtype not in MATCHERS:
-        close = difflib.get_close_matches(qtype.upper(), list(MATCHERS), n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        raise KeyError(f"unknown question type '{qtype}'{hint} Known: {', '.join(MATCHERS)}")
-    return MATCHERS[qtype]
+    """The matcher of the registered type ``qtype`` (unknown codes raise ``UnknownNameError``)."""
+    return get_question_type(qtype).matcher
 
 
 def find_matches(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kg_qgen.generate.phrasing import phrase_for
+from kg_qgen.qtypes import find_question_type
 
 __all__ = ["LOGIC_RULES", "Decomposition", "LogicRule", "SingleHop", "decompose"]
 
@@ -117,10 +118,16 @@ def _single_hop_question(fact: Mapping[str, str], relation_id: str | None) -> st
     return phrase.direct(fact["subject"], 0)
 
 
+def _registered_rule(qtype: str) -> LogicRule:
+    """The rule of a type registered outside this module (a plugin), else the unknown rule."""
+    found = find_question_type(qtype)
+    return LogicRule(found.name, found.formula, found.words) if found else _UNKNOWN_RULE
+
+
 def decompose(record: Mapping[str, Any]) -> Decomposition:
     """The decomposition of one question record (never raises on missing optional fields)."""
     qtype = _text(record.get("type")).upper()
-    rule = LOGIC_RULES.get(qtype, _UNKNOWN_RULE)
+    rule = LOGIC_RULES.get(qtype) or _registered_rule(qtype)
     notes: list[str] = []
     raw_premises = record.get("premises")
     premises = [f for f in (raw_premises if isinstance(raw_premises, list) else []) if _fact(f)]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from kg_qgen.generate.phrasing import phrase_for
 from kg_qgen.generate.style import uncapitalized_sentences
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.match.index import GraphIndex
+from kg_qgen.qtypes import find_question_type
 from kg_qgen.semantics.articles import doubled_word
 from kg_qgen.semantics.relations import RAW_ID, is_raw_id
 from kg_qgen.textnorm import normalize
@@ -78,7 +78,8 @@ class AnswerPresentCheck(_PerRecord):
         missing = [k for k in REQUIRED if k not in r]
         if missing:
             return f"record lacks field(s) {missing}"
-        if r["type"] not in QUESTION_TYPES:
+        qtype = find_question_type(r["type"])
+        if qtype is None:
             return f"unknown type {r['type']!r}"
         for key in ("id", "question", "answer"):
             if not isinstance(r[key], str):
@@ -100,7 +101,7 @@ class AnswerPresentCheck(_PerRecord):
             return "field 'premises' must be a list of {subject, relation, object}"
         if options and r["answer"] not in options:
             return f"{r['type']} answer is not among the options"
-        if r["type"] in ("DS", "MT") and not options:
+        if qtype.answer_kind != "open" and not options:
             return f"{r['type']} questions show options; 'options' is empty"
         return None
 

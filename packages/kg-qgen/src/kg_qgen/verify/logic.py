@@ -33,12 +33,13 @@ type's own ids), so it works on any generator's output (template or LLM) and on 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import RULES, rule_fits
+from kg_qgen.qtypes import get_question_type
 from kg_qgen.semantics.aliases import alias_problem
 from kg_qgen.semantics.relations import MULTI_VALUED
 from kg_qgen.textnorm import contains_phrase, normalize
@@ -292,17 +293,6 @@ def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     return None
 
 
-_BY_TYPE: dict[str, Callable[[GraphIndex, dict, list[Ids], str], str | None]] = {
-    "SH": _sh,
-    "HS": _hs,
-    "MP": _mp,
-    "LL": _ll,
-    "CC": _cc,
-    "DS": _ds,
-    "MT": _mt,
-}
-
-
 def logic_problem(record: dict, graph: KnowledgeGraph) -> str | None:
     """Why ``record`` is not a valid instance of its type (module docs), or None."""
     from kg_qgen.generate.base import YES_NO
@@ -319,10 +309,11 @@ def logic_problem(record: dict, graph: KnowledgeGraph) -> str | None:
             if not graph.has_fact(s, rel, o):
                 return f"premise ({s}, {rel}, {o}) is not a fact of the graph"
         qtype = record["type"]
-        expected_options = YES_NO if qtype == "MT" else [] if qtype != "DS" else None
+        kind = get_question_type(qtype)
+        expected_options = {"yes-no": YES_NO, "open": []}.get(kind.answer_kind)
         if expected_options is not None and record.get("options") != expected_options:
             return f"options must be {expected_options} for {qtype}"
-        return _BY_TYPE[qtype](idx, record, p, normalize(record["question"]))
+        return kind.logic_check(idx, record, p, normalize(record["question"]))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         return f"malformed record ({type(err).__name__}: {err})"
 

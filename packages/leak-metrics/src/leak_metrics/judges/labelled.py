@@ -25,12 +25,13 @@ from typing import Any
 from leak_metrics.datatypes import JudgeItem
 from leak_metrics.errors import InputError
 from leak_metrics.judges.base import Judge
+from leak_metrics.metrics import QUESTION_TYPES
 
 SHIPPED_LABELS = "judge_labels.jsonl"
 """File name of the shipped labelled set inside the ``leak_metrics/data`` package folder."""
 
 _REQUIRED = ("id", "type", "question", "answer", "response", "label")
-TYPE_ORDER = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+TYPE_ORDER = QUESTION_TYPES  # the built-in order; other types follow sorted
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config import ALL_TYPES
 from . import svg
 from .load import RunData
 from .sections import (
@@ -27,7 +28,7 @@ from .values import NA, Metric, dig, fmt, metric, num
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
 
-TYPE_ORDER = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
+TYPE_ORDER = ALL_TYPES  # the built-in order; other types follow in the order met
 
 
 def _ordered_types(types: Sequence[str]) -> list[str]:
