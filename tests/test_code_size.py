@@ -41,9 +41,6 @@ KNOWN: frozenset[str] = frozenset(
         "packages/leakres-cli/src/leakres_cli/tuning.py::TuneSearch.run",
         "packages/leakres-cli/src/leakres_cli/tuning.py::TuneSearch.trial",
         "packages/recover-attacks/src/recover_attacks/attacks/relearn.py::relearn_lora",
-        "packages/recover-attacks/src/recover_attacks/engine/local.py",
-        "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._continuous",
-        "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._fallback",
         "packages/recover-attacks/src/recover_attacks/serve.py::make_handler",
     }
 )
