@@ -111,3 +111,17 @@ def test_an_attack_that_changes_weights_refuses_an_engine(name, model, tokenizer
         get_attack(name).run(
             model, tokenizer, questions, progress=False, engine=RecordingEngine(tokenizer)
         )
+
+
+def test_the_attacked_model_may_be_a_handle_the_engine_serves(tokenizer, questions):
+    """A model known only by its endpoint (leakres' black-box ``RemoteModel``) is an object the
+    engine stands for: an attack that only decodes never touches it."""
+
+    class Handle:
+        pass
+
+    engine = RecordingEngine(tokenizer)
+    results = get_attack("probab", max_new_tokens=3).run(
+        Handle(), tokenizer, questions, progress=False, engine=engine
+    )
+    assert len(engine.calls) == 1 and len(results) == len(questions)
