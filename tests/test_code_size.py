@@ -18,17 +18,10 @@ MAX_MODULE_LINES = 450
 MAX_FUNCTION_LINES = 60
 LONG_REASON = re.compile(r"^\s*#\s*long:\s*\S")
 
-# Issue 23 debt being worked on: leakres-cli and recover-attacks are being reorganised by other
-# work right now, so their current offenders are tolerated here by name. The list may only shrink:
-# a listed entry that no longer offends fails the test, so remove it when it is fixed. A function
-# is "path::qualname"; a module is "path" alone. Never add an entry: split the code instead.
-KNOWN: frozenset[str] = frozenset(
-    {
-        "packages/recover-attacks/src/recover_attacks/engine/local.py",
-        "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._continuous",
-        "packages/recover-attacks/src/recover_attacks/engine/local.py::LocalEngine._fallback",
-    }
-)
+# Offenders tolerated by name ("path::qualname" for a function, "path" for a module). Issue 23
+# emptied it; a listed entry that no longer offends fails the test, so the list may only shrink.
+# Never add an entry: split the code instead (or say why in a "# long: <reason>" comment).
+KNOWN: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,11 @@ requested from ``/v1/completions`` with prompts formatted here by the model's ow
 server sees exactly what the in-process engine sees. One server runs at a time: switching to
 another model stops the previous one, and :meth:`GenerationRouter.close` stops the last.
 
-Which stages use the server: greedy evaluation (base and unlearned) and the attacks in
-:data:`SERVER_ATTACKS`. Attacks that need the weights (quantization re-quantizes them, relearn
-trains on them) and in_context stay in-process; so does a model a plain safetensors server cannot
+Which stages use the server: greedy evaluation (base and unlearned) and the decoding of every
+attack that only decodes (``Attack.changes_weights`` False: probab, focus_on_key, in_context and
+any plugin written the same way); the router injects the engine into ``Attack.run`` and knows no
+attack by name. Attacks that change the weights (quantization re-quantizes them, relearn trains
+on them) decode their new weights in-process; so does a model a plain safetensors server cannot
 reproduce (one with forward hooks, e.g. Attention-Shifting adapters, or an unmerged peft adapter).
 Unlearning, FocusOnKey's key-token search on theta_p and BBH also run in-process.
 """
@@ -28,13 +30,6 @@ from .store import write_json_atomic
 
 ENGINES = ("local", "openai")
 PROMPT_MODES = ("ids", "text")
-#: attacks whose decoding goes through the server (their other work, if any, stays in-process)
-SERVER_ATTACKS = ("probab", "focus_on_key")
-IN_PROCESS_ATTACKS = {
-    "quantization": "re-quantizes the unlearned weights in-process",
-    "relearn": "fine-tunes the unlearned weights in-process",
-    "in_context": "runs in-process (not routed to the server)",
-}
 
 
 DTYPES = ("float32", "bfloat16", "auto")
@@ -140,6 +135,14 @@ def save_for_server(model: Any, tokenizer: Any, target: Path) -> None:
         quantizer.remove_quantization_config(model)
     model.save_pretrained(target, safe_serialization=True)
     tokenizer.save_pretrained(target)
+
+
+def _attacks() -> list[tuple[str, bool]]:
+    """Each registered attack and whether it changes the weights (the attack says; the router
+    injects the engine into every other one)."""
+    from recover_attacks import available_attacks, get_attack_class
+
+    return [(name, get_attack_class(name).changes_weights) for name in available_attacks()]
 
 
 class GenerationRouter:
@@ -281,12 +284,19 @@ class GenerationRouter:
             "engine": "openai",
             "command": self.command,
             "prompts": self.prompts,
-            "server_stages": ["evaluation (greedy)", *(f"attack:{a}" for a in SERVER_ATTACKS)],
+            "server_stages": [
+                "evaluation (greedy)",
+                *(f"attack:{a}" for a, changes in _attacks() if not changes),
+            ],
             "in_process": {
                 "unlearning": "trains the weights",
                 "bbh": "in-process generation",
                 "focus_on_key key-token search": "forward passes of theta_p",
-                **{f"attack:{a}": why for a, why in IN_PROCESS_ATTACKS.items()},
+                **{
+                    f"attack:{a}": "changes the unlearned weights, decodes them in-process"
+                    for a, changes in _attacks()
+                    if changes
+                },
             },
             "models": served,
         }
@@ -309,91 +319,19 @@ class GenerationRouter:
         context_facts: Mapping[str, Sequence[Any]] | None,
         progress: bool,
     ) -> list[Any]:
-        """``attack.run(...)``, with the decoding of :data:`SERVER_ATTACKS` sent to the server."""
+        """``attack.run(...)`` with this run's engine for ``model`` injected: every attack that
+        only decodes (``changes_weights`` False) decodes through the server with ``--engine
+        openai``; one that changes the weights, or a model no server can run, decodes in-process."""
         engine = None
-        if attack.name in SERVER_ATTACKS and targets:
+        if targets and not attack.changes_weights:
             engine = self.engine_for(model, tokenizer)
-        if engine is None:
-            return attack.run(
-                model,
-                tokenizer,
-                targets,
-                original_model=original_model,
-                relearn_data=relearn_data,
-                context_facts=context_facts,
-                progress=progress,
-            )
-        from recover_attacks.records import validate_questions
-
-        validate_questions(targets, attack.required_fields)
-        if attack.name == "probab":
-            return self._probab(attack, engine, targets)
-        return self._focus_on_key(attack, engine, tokenizer, targets, original_model)
-
-    def _results(self, attack: Any, engine: Any, targets: list[dict[str, Any]], responses: list[list[str]]) -> list[Any]:  # fmt: skip
-        from recover_attacks import AttackResult
-
-        settings = attack.settings(engine=engine.describe())
-        return [
-            AttackResult(id=str(q["id"]), attack=attack.name, responses=r, settings=dict(settings))
-            for q, r in zip(targets, responses, strict=True)
-        ]
-
-    def _probab(self, attack: Any, engine: Any, targets: list[dict[str, Any]]) -> list[Any]:
-        """Probab's samples from the server: same temperature/top-p/top-k/n/seed as in-process
-        (the texts differ from in-process samples: a server's random stream is its own)."""
-        from recover_attacks.engine import DecodingConfig
-
-        c = attack.config
-        config = DecodingConfig(
-            max_new_tokens=c.max_new_tokens,
-            do_sample=True,
-            temperature=c.temperature,
-            top_p=c.top_p,
-            top_k=c.top_k,
-            num_samples=c.num_samples,
-            seed=c.seed,
+        return attack.run(
+            model,
+            tokenizer,
+            targets,
+            original_model=original_model,
+            relearn_data=relearn_data,
+            context_facts=context_facts,
+            progress=progress,
+            engine=engine,
         )
-        responses = self.answer(engine, [q["question"] for q in targets], config)
-        return self._results(attack, engine, targets, responses)
-
-    def _focus_on_key(
-        self,
-        attack: Any,
-        engine: Any,
-        tokenizer: Any,
-        targets: list[dict[str, Any]],
-        original_model: Any,
-    ) -> list[Any]:
-        """FocusOnKey: key words from theta_p in-process (recover-attacks' own functions), the
-        greedy answer of the unlearned model through the server."""
-        from recover_attacks.attacks.focus_on_key import (
-            build_prompt,
-            key_words,
-            token_contributions,
-        )
-        from recover_attacks.engine import DecodingConfig
-        from recover_attacks.errors import RecordError
-
-        c = attack.config
-        if original_model is None:
-            raise RecordError("focus_on_key needs original_model (the pre-unlearning model)")
-        was_training = original_model.training
-        original_model.eval()
-        prompts, keys_per_q, contribs_per_q = [], [], []
-        try:
-            for q in targets:
-                contribs = token_contributions(
-                    original_model, tokenizer, q["question"], q["answer"]
-                )
-                keys = key_words(q["question"], contribs, c.top_k)
-                prompts.append(build_prompt(q["question"], keys, c))
-                keys_per_q.append(keys)
-                contribs_per_q.append([(t.text, round(t.contribution, 4)) for t in contribs])
-        finally:
-            original_model.train(was_training)
-        config = DecodingConfig(max_new_tokens=c.max_new_tokens, seed=c.seed)
-        results = self._results(attack, engine, targets, self.answer(engine, prompts, config))
-        for r, keys, p, contribs in zip(results, keys_per_q, prompts, contribs_per_q, strict=True):
-            r.settings.update(key_words=keys, prompt=p, token_contributions=contribs)
-        return results

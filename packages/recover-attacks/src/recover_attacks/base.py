@@ -8,10 +8,17 @@ import types
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 from .errors import ConfigError, MissingInputError
 from .records import QuestionRecord, validate_questions
+
+if TYPE_CHECKING:
+    from .engine.base import Engine
+
+#: the engine injected by the ``Attack.run`` in progress (None: decode in-process on the model)
+_INJECTED_ENGINE: ContextVar[Engine | None] = ContextVar("recover_attacks_engine", default=None)
 
 
 @dataclasses.dataclass
@@ -126,6 +133,14 @@ class Attack(ABC, Generic[ConfigT]):
     inputs named in ``requires`` as keyword arguments, plus ``progress``. ``run`` validates the
     records, checks the required inputs, accepts a model path or an in-memory model, and returns
     one :class:`AttackResult` per question in the input order.
+
+    Decoding goes through an engine (ARCHITECTURE.md, the engine section): ``run(...,
+    engine=...)`` injects one that serves the attacked model (e.g. an
+    :class:`~recover_attacks.engine.OpenAIEngine` in front of a server), and an attack decodes
+    with ``generate(model, tokenizer, ..., engine=self.engine)``; with none injected
+    ``self.engine`` is None and ``generate`` decodes in-process
+    (:class:`~recover_attacks.engine.LocalEngine`). An attack that ``changes_weights`` decodes
+    its new weights in-process and takes no engine.
     """
 
     name: ClassVar[str]
@@ -167,14 +182,22 @@ class Attack(ABC, Generic[ConfigT]):
         original_model: Any = None,
         relearn_data: Sequence[Any] | None = None,
         context_facts: Sequence[Any] | Mapping[str, Sequence[Any]] | None = None,
+        engine: Engine | None = None,
     ) -> list[AttackResult]:
         """Attack ``questions`` (normally S_suc; passing all items is the caller's choice).
 
         ``model`` is an in-memory causal LM or a local path / hub id (then ``tokenizer`` may be
         None and is loaded from the same place). ``inputs`` carries what the attack
         ``requires``; the keywords ``original_model``, ``relearn_data`` and ``context_facts``
-        are the older way to give the same fields and are merged into ``inputs``.
+        are the older way to give the same fields and are merged into ``inputs``. ``engine``:
+        the engine that decodes the attacked model (see the class docstring); every result's
+        settings then record it as ``engine``.
         """
+        if engine is not None and self.changes_weights:
+            raise ConfigError(
+                f"attack {self.name!r} changes the model's weights and decodes them in-process; "
+                "it takes no engine"
+            )
         from .loading import resolve_model
 
         inputs = merge_inputs(
@@ -192,7 +215,16 @@ class Attack(ABC, Generic[ConfigT]):
         theta_p = given.get("original_model")
         if theta_p is not None and not hasattr(theta_p, "forward"):
             given["original_model"], _ = resolve_model(theta_p, tokenizer)
-        return self._run(model, tokenizer, list(questions), progress=progress, **given)
+        token = _INJECTED_ENGINE.set(engine)
+        try:
+            return self._run(model, tokenizer, list(questions), progress=progress, **given)
+        finally:
+            _INJECTED_ENGINE.reset(token)
+
+    @property
+    def engine(self) -> Engine | None:
+        """The engine injected into the ``run`` in progress (None: decode in-process)."""
+        return _INJECTED_ENGINE.get()
 
     def check_inputs(self, inputs: AttackInputs) -> None:
         """Raise :class:`MissingInputError` naming the first required input that is None."""
@@ -215,6 +247,8 @@ class Attack(ABC, Generic[ConfigT]):
     def _results(
         self, questions: Sequence[QuestionRecord], responses: Sequence[list[str]], **extra: Any
     ) -> list[AttackResult]:
+        if self.engine is not None:
+            extra = {"engine": self.engine.describe(), **extra}
         settings = self.describe(**extra)
         return [
             AttackResult(

@@ -9,6 +9,7 @@ from typing import Any
 
 import torch
 
+from .engine.base import Engine
 from .engine.config import DecodingConfig
 from .engine.local import LocalEngine, model_device
 from .engine.prompts import (
@@ -52,6 +53,7 @@ def generate(
     stop: Sequence[str] = (),
     answer_end: Callable[[str], int | None] | None = None,
     answer_end_triggers: Sequence[str] = (),
+    engine: Engine | None = None,
 ) -> list[list[str]]:
     """Generate ``num_return_sequences`` responses per item, in the input order (stripped).
 
@@ -70,6 +72,9 @@ def generate(
       (not cut; :class:`~recover_attacks.engine.stops.AnswerEnd`). Default: the rule set by an
       enclosing :func:`~recover_attacks.engine.answer_end_rule`, else none.
     - ``top_k=0`` disables top-k filtering.
+    - ``engine``: decode through this engine (one serving ``model``, e.g. the engine injected
+      into an attack's ``run``) instead of a :class:`LocalEngine` on ``model``; prompts are
+      formatted here the same way either way, and ``batch_size`` is then the engine's affair.
 
     The tokenizer is never modified.
     """
@@ -93,7 +98,10 @@ def generate(
         answer_end=answer_end,
         answer_end_triggers=tuple(answer_end_triggers) if answer_end is not None else (),
     )
-    rows = None if batch_size is None else batch_size * (num_return_sequences if do_sample else 1)
-    engine = LocalEngine(model, tokenizer, max_batch_size=rows)
+    if engine is None:
+        rows = (
+            None if batch_size is None else batch_size * (num_return_sequences if do_sample else 1)
+        )
+        engine = LocalEngine(model, tokenizer, max_batch_size=rows)
     responses = engine.complete(prompts, config, progress=progress)
     return [[text.strip() for text in per_prompt] for per_prompt in responses]

@@ -196,6 +196,7 @@ class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
             batch_size=c.batch_size,
             seed=c.seed,
             progress=progress,
+            engine=self.engine,
         )
         results = self._results(questions, responses)
         for r, keys, p, contribs in zip(results, keys_per_q, prompts, contribs_per_q, strict=True):

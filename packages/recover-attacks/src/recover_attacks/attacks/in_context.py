@@ -72,6 +72,7 @@ class InContextAttack(Attack[InContextConfig]):
             batch_size=c.batch_size,
             seed=c.seed,
             progress=progress,
+            engine=self.engine,
         )
         results = self._results(questions, responses)
         for r, n, p in zip(results, shots_used, prompts, strict=True):

@@ -57,5 +57,6 @@ class ProbabAttack(Attack[ProbabConfig]):
             batch_size=c.batch_size,
             seed=c.seed,
             progress=progress,
+            engine=self.engine,
         )
         return self._results(questions, responses)
