@@ -81,7 +81,8 @@ def select_facts(
     ties broken by a seeded shuffle; at most a third of them (:data:`OBJECT_SHARE_DIVISOR`) share
     one (relation, object), filled up by reach only when the rest run out. Without the cap, 200
     questions per type on the built-in facts chose "citizenship = United States" for 30 of 48
-    facts, and gradient ascent on them unlearned "United States" everywhere (retain ratio 4.2).
+    facts, and gradient ascent on them unlearned "United States" everywhere (retain ratio 4.2); with
+    the cap 23 of 48 still name it (two relations) and GA's retain accuracy still falls to 16.7%.
     Retain (METHODS.md: "neighbours: same relations, other
     subjects"): first known facts with a forget fact's relation and another subject, then facts
     of other relations and other subjects, last facts about a forget subject; seeded order inside
