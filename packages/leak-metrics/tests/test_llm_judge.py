@@ -84,6 +84,12 @@ class ScriptedServer:
                             },
                         }
                     ).encode()
+                finally:
+                    # no longer in flight before the reply is written: a client that has it may
+                    # send its next request at once, which must not find this one still counted
+                    with server.lock:
+                        server.in_flight -= 1
+                try:
                     self.send_response(200)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(payload)))
@@ -91,9 +97,6 @@ class ScriptedServer:
                     self.wfile.write(payload)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeout test)
-                finally:
-                    with server.lock:
-                        server.in_flight -= 1
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
