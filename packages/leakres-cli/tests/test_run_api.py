@@ -27,6 +27,7 @@ ARGS = [
 ]  # fmt: skip
 WALL_CLOCK = {
     "timings_s",
+    "profile",  # per-stage wall/CPU seconds, tokens and steps: a resumed run computes none again
     "wall_time_s",
     "train_time_s",
     "step_times_s",
