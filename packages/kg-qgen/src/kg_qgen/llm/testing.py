@@ -95,9 +95,7 @@ class ScriptedChatServer:
                     if not self.path.endswith("/chat/completions"):
                         reply = Reply(status=404, error_message=f"no route {self.path}")
                 finally:
-                    # a request stops being in flight before its reply is written: once the client
-                    # has the reply it may send the next request, which must not find this one still
-                    # counted (the concurrency test saw 4 of a limit of 3 that way)
+                    # not in flight once answered: the client's next request may arrive before _send ends
                     with server._lock:
                         server.in_flight -= 1
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
