@@ -21,6 +21,7 @@ from ..errors import ConfigError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord
 from .common import DecodeConfig
+from .contribution_cache import contribution_cache
 
 
 @dataclasses.dataclass
@@ -77,25 +78,43 @@ def answer_logprobs(
 ) -> torch.Tensor:
     """Sum of log p(last ``answer_len`` tokens | rest) for each sequence, in one forward batch.
 
-    Right padding keeps the real tokens' positions identical to an unpadded forward.
+    Right padding keeps the real tokens' positions identical to an unpadded forward. Only the
+    positions that predict an answer token go through the LM head and the log-softmax
+    (``logits_to_keep``): the vocabulary-wide logits of every prompt position were a fifth of
+    the FLOPs and most of the memory traffic of a key-token search.
     """
     pad = 0
-    width = max(len(s) for s in sequences)
+    lengths = [len(s) for s in sequences]
+    width = max(lengths)
     ids = torch.full((len(sequences), width), pad, dtype=torch.long)
     mask = torch.zeros_like(ids)
     for i, s in enumerate(sequences):
         ids[i, : len(s)] = torch.tensor(list(s))
         mask[i, : len(s)] = 1
     device = model_device(model)
-    logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits.float()
-    logp = torch.log_softmax(logits, dim=-1)
+    first = min(lengths) - answer_len - 1
+    keep = torch.arange(first, width - 1, device=device)
+    logits = _logits_at(model, ids.to(device), mask.to(device), keep)
+    if logits.shape[1] != len(keep):  # a model that ignores logits_to_keep: every position
+        first = 0
+    logp = torch.log_softmax(logits.float(), dim=-1)
     totals = []
-    for i, s in enumerate(sequences):
-        n = len(s)
-        positions = torch.arange(n - answer_len - 1, n - 1, device=device)
+    for i, n in enumerate(lengths):
+        positions = torch.arange(n - answer_len - 1 - first, n - 1 - first, device=device)
         targets = ids[i, n - answer_len : n].to(device)
         totals.append(logp[i, positions, targets].sum())
     return torch.stack(totals).cpu()
+
+
+def _logits_at(model: Any, ids: torch.Tensor, mask: torch.Tensor, keep: torch.Tensor) -> Any:
+    """Logits at the ``keep`` positions, or at every position for a model without
+    ``logits_to_keep`` (transformers' causal LMs have it; a custom module may not)."""
+    try:
+        return model(input_ids=ids, attention_mask=mask, logits_to_keep=keep).logits
+    except TypeError as err:
+        if "logits_to_keep" not in str(err):
+            raise
+        return model(input_ids=ids, attention_mask=mask).logits
 
 
 def token_contributions(
@@ -179,8 +198,10 @@ class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
         prompts, keys_per_q, contribs_per_q = [], [], []
         try:
             for q in tqdm(questions, desc="focus_on_key: key tokens", disable=not progress):
-                contribs = token_contributions(
-                    original_model, tokenizer, q["question"], q["answer"]
+                # theta_p's contributions do not depend on the attacked model: computed once
+                # per (theta_p, tokenizer, question, answer) in a process, however many runs
+                contribs = contribution_cache.get(
+                    original_model, tokenizer, q["question"], q["answer"], token_contributions
                 )
                 keys = key_words(q["question"], contribs, c.top_k)
                 prompts.append(build_prompt(q["question"], keys, c))
