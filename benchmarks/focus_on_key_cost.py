@@ -1,11 +1,12 @@
-"""FocusOnKey's key-token search: the LM head at answer positions only (logits_to_keep) against
-the whole-sequence logits it used before, side by side in one run (issue 26).
+"""FocusOnKey's key-token search, three ways side by side in one run (issue 26): the whole-sequence
+logits it used before; the LM head at the answer positions only (logits_to_keep); and that with
+the chat prompt's shared prefix run once (its KV cache shared by every ablation, the default).
 
 Not a unit test. Reads the FocusOnKey cells of a finished ``leakres run`` (default: the full
 preset's run directory), recomputes every distinct question's key words on the default model
-with both versions, and prints CPU seconds per question for each (interleaved, so load affects
-both alike), their ratio, and on how many questions the two give the same key words (in order)
-and contributions within 1e-4. The CPU model, torch threads and dtype are printed with the figures.
+with each version, and prints CPU seconds per question for each (interleaved, so load affects
+all alike), the ratios, and on how many questions each gives the same key words (in order)
+as the old one and every contribution within 1e-4 of it. The CPU model, torch threads and dtype are printed with the figures.
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/focus_on_key_cost.py RUN_DIR [--limit N]
 """
@@ -71,27 +72,35 @@ def main() -> None:
     items = run_questions(args.run_dir)
     if args.limit:
         items = items[: args.limit]
-    costs: dict[str, list[float]] = {"whole sequence": [], "answer positions": []}
-    same_keys = close = 0
+    versions = {
+        "whole sequence": lambda m, p, rests, a: whole_sequence_logprobs(
+            m, [[*p, *r] for r in rests], a
+        ),
+        "answer positions": lambda m, p, rests, a: fok.answer_logprobs(
+            m, [[*p, *r] for r in rests], a
+        ),
+        "shared prefix": fok.answer_logprobs_after_prefix,
+    }
+    costs: dict[str, list[float]] = {name: [] for name in versions}
+    same_keys = dict.fromkeys(versions, 0)
+    close = dict.fromkeys(versions, 0)
+    default = fok.answer_logprobs_after_prefix
     for question, answer in items:
         keys, values = {}, {}
-        for name, fn in (
-            ("whole sequence", whole_sequence_logprobs),
-            ("answer positions", fok.answer_logprobs),
-        ):
-            fok_fn = fok.answer_logprobs
-            fok.answer_logprobs = fn
+        for name, fn in versions.items():
+            fok.answer_logprobs_after_prefix = fn
             try:
                 t0 = time.process_time()
                 contribs = fok.token_contributions(model, tok, question, answer)
                 costs[name].append(time.process_time() - t0)
             finally:
-                fok.answer_logprobs = fok_fn
+                fok.answer_logprobs_after_prefix = default
             keys[name] = fok.key_words(question, contribs, 3)
             values[name] = [c.contribution for c in contribs]
-        same_keys += keys["answer positions"] == keys["whole sequence"]
-        pairs = zip(values["answer positions"], values["whole sequence"], strict=True)
-        close += all(abs(a - b) <= 1e-4 for a, b in pairs)
+        for name in versions:
+            same_keys[name] += keys[name] == keys["whole sequence"]
+            pairs = zip(values[name], values["whole sequence"], strict=True)
+            close[name] += all(abs(a - b) <= 1e-4 for a, b in pairs)
     print(
         f"CPU: {cpu_name()}; torch {torch.__version__}, {torch.get_num_threads()} thread(s), float32"
     )
@@ -99,11 +108,11 @@ def main() -> None:
     base = statistics.fmean(costs["whole sequence"])
     for name, vals in costs.items():
         mean = statistics.fmean(vals)
-        print(f"{name:17s} CPU s/question mean {mean:.3f} (sum {sum(vals):.1f}) x{base / mean:.2f}")
-    print(
-        f"same key words (in order): {same_keys}/{len(items)}; "
-        f"every contribution within 1e-4: {close}/{len(items)}"
-    )
+        print(
+            f"{name:17s} CPU s/question {mean:.3f} (sum {sum(vals):.1f}) x{base / mean:.2f}; "
+            f"same key words {same_keys[name]}/{len(items)}, "
+            f"contributions within 1e-4 {close[name]}/{len(items)}"
+        )
 
 
 if __name__ == "__main__":
