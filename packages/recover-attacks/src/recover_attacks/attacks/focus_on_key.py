@@ -17,10 +17,12 @@ import torch
 from tqdm.auto import tqdm
 
 from ..base import Attack, AttackResult
+from ..engine import kv
 from ..errors import ConfigError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord
 from .common import DecodeConfig
+from .contribution_cache import contribution_cache
 
 
 @dataclasses.dataclass
@@ -77,24 +79,99 @@ def answer_logprobs(
 ) -> torch.Tensor:
     """Sum of log p(last ``answer_len`` tokens | rest) for each sequence, in one forward batch.
 
-    Right padding keeps the real tokens' positions identical to an unpadded forward.
+    Right padding keeps the real tokens' positions identical to an unpadded forward. Only the
+    positions that predict an answer token go through the LM head and the log-softmax
+    (``logits_to_keep``): the vocabulary-wide logits of every prompt position were a fifth of
+    the FLOPs and most of the memory traffic of a key-token search.
     """
     pad = 0
-    width = max(len(s) for s in sequences)
+    lengths = [len(s) for s in sequences]
+    width = max(lengths)
     ids = torch.full((len(sequences), width), pad, dtype=torch.long)
     mask = torch.zeros_like(ids)
     for i, s in enumerate(sequences):
         ids[i, : len(s)] = torch.tensor(list(s))
         mask[i, : len(s)] = 1
     device = model_device(model)
-    logits = model(input_ids=ids.to(device), attention_mask=mask.to(device)).logits.float()
-    logp = torch.log_softmax(logits, dim=-1)
+    first = min(lengths) - answer_len - 1
+    keep = torch.arange(first, width - 1, device=device)
+    logits = _logits_at(model, ids.to(device), mask.to(device), keep)
+    if logits.shape[1] != len(keep):  # a model that ignores logits_to_keep: every position
+        first = 0
+    logp = torch.log_softmax(logits.float(), dim=-1)
     totals = []
-    for i, s in enumerate(sequences):
-        n = len(s)
-        positions = torch.arange(n - answer_len - 1, n - 1, device=device)
+    for i, n in enumerate(lengths):
+        positions = torch.arange(n - answer_len - 1 - first, n - 1 - first, device=device)
         targets = ids[i, n - answer_len : n].to(device)
         totals.append(logp[i, positions, targets].sum())
+    return torch.stack(totals).cpu()
+
+
+def _logits_at(model: Any, ids: torch.Tensor, mask: torch.Tensor, keep: torch.Tensor) -> Any:
+    """Logits at the ``keep`` positions, or at every position for a model without
+    ``logits_to_keep`` (transformers' causal LMs have it; a custom module may not)."""
+    try:
+        return model(input_ids=ids, attention_mask=mask, logits_to_keep=keep).logits
+    except TypeError as err:
+        if "logits_to_keep" not in str(err):
+            raise
+        return model(input_ids=ids, attention_mask=mask).logits
+
+
+@torch.no_grad()
+def answer_logprobs_after_prefix(
+    model: Any, prefix: Sequence[int], rests: Sequence[Sequence[int]], answer_len: int
+) -> torch.Tensor:
+    """:func:`answer_logprobs` of ``prefix + rest`` for every rest, the shared prefix (the chat
+    template's system prompt and user header: ~45% of a SmolLM2 key-token search's tokens) run
+    once and its KV cache shared by every row, as the decoding engine shares a prompt prefix.
+    Models whose cache the engine cannot share (no config, sliding windows...) take the plain
+    path; so does an empty prefix."""
+    config = getattr(model, "config", None)
+    if not prefix or config is None:
+        return answer_logprobs(model, [[*prefix, *r] for r in rests], answer_len)
+    device = model_device(model)
+    n_prefix = len(prefix)
+    head = torch.tensor([list(prefix)], device=device)
+    try:
+        cache = kv.new_cache(config)
+        model(
+            input_ids=head,
+            attention_mask=torch.ones_like(head),
+            position_ids=torch.arange(n_prefix, device=device)[None],
+            cache=cache,
+            use_cache=True,
+            logits_to_keep=1,
+        )
+        kv.check_supported(cache)
+        if cache.get_seq_length() != n_prefix:  # a forward that took the cache but ignored it
+            raise kv.UnsupportedCacheError("the prefix was not cached")
+    except (kv.UnsupportedCacheError, TypeError):
+        return answer_logprobs(model, [[*prefix, *r] for r in rests], answer_len)
+    lengths = [len(r) for r in rests]
+    width = max(lengths)
+    ids = torch.zeros((len(rests), width), dtype=torch.long)
+    mask = torch.zeros((len(rests), n_prefix + width), dtype=torch.long)
+    mask[:, :n_prefix] = 1
+    for i, r in enumerate(rests):
+        ids[i, : len(r)] = torch.tensor(list(r))
+        mask[i, n_prefix : n_prefix + len(r)] = 1
+    first = min(lengths) - answer_len - 1
+    logits = model(
+        input_ids=ids.to(device),
+        attention_mask=mask.to(device),
+        position_ids=torch.arange(n_prefix, n_prefix + width, device=device)[None].expand(
+            len(rests), -1
+        ),
+        cache=kv.expand_rows(config, cache, len(rests)),
+        use_cache=True,
+        logits_to_keep=torch.arange(first, width - 1, device=device),
+    ).logits
+    logp = torch.log_softmax(logits.float(), dim=-1)
+    totals = []
+    for i, n in enumerate(lengths):
+        positions = torch.arange(n - answer_len - 1 - first, n - 1 - first, device=device)
+        totals.append(logp[i, positions, ids[i, n - answer_len : n].to(device)].sum())
     return torch.stack(totals).cpu()
 
 
@@ -110,9 +187,9 @@ def token_contributions(
     a_ids = list(tokenizer(answer_text, add_special_tokens=False)["input_ids"])
     if not a_ids or not q_ids:
         return []
-    full = prefix + q_ids + suffix + a_ids
-    ablated = [prefix + q_ids[:i] + q_ids[i + 1 :] + suffix + a_ids for i in range(len(q_ids))]
-    lps = answer_logprobs(model, [full, *ablated], len(a_ids))
+    full = q_ids + suffix + a_ids
+    ablated = [q_ids[:i] + q_ids[i + 1 :] + suffix + a_ids for i in range(len(q_ids))]
+    lps = answer_logprobs_after_prefix(model, prefix, [full, *ablated], len(a_ids))
     base = lps[0]
     return [
         TokenContribution(i, s, e, question[s:e], float(base - lps[i + 1]))
@@ -179,8 +256,10 @@ class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
         prompts, keys_per_q, contribs_per_q = [], [], []
         try:
             for q in tqdm(questions, desc="focus_on_key: key tokens", disable=not progress):
-                contribs = token_contributions(
-                    original_model, tokenizer, q["question"], q["answer"]
+                # theta_p's contributions do not depend on the attacked model: computed once
+                # per (theta_p, tokenizer, question, answer) in a process, however many runs
+                contribs = contribution_cache.get(
+                    original_model, tokenizer, q["question"], q["answer"], token_contributions
                 )
                 keys = key_words(q["question"], contribs, c.top_k)
                 prompts.append(build_prompt(q["question"], keys, c))
