@@ -15,6 +15,7 @@ from .config import RunConfig
 from .errors import LeakresError
 from .judging import JudgingHost, rejudge_answers
 from .records import Record, fact_key
+from .type_checks import MIN_SCORED_PER_TYPE
 
 
 class EvaluationHost(JudgingHost, Protocol):
@@ -77,12 +78,17 @@ def select_facts(
 ) -> tuple[list[Record], list[Record]]:
     """Forget and retain facts from the known SH questions (deterministic for a seed).
 
-    Forget: the known facts reached by the most multi-hop questions, so every type has items;
-    ties broken by a seeded shuffle; at most a third of them (:data:`OBJECT_SHARE_DIVISOR`) share
-    one (relation, object), filled up by reach only when the rest run out. Without the cap, 200
+    Forget: greedily the known fact that brings the most multi-hop types closer to
+    :data:`~leakres_cli.type_checks.MIN_SCORED_PER_TYPE` scored questions (a type's gain from a
+    fact is capped at what it still lacks), then, when every type has enough or no fact helps,
+    the facts reached by the most multi-hop questions; ties in seeded shuffle order. Before, the
+    facts with the most reach overall were taken, which let the large types fill the 48 and
+    left DS or LL one or two short of 40 while the knowledge base had more for them. While a
+    single type is short the two rules pick the same facts, so the smoke preset's selection is
+    unchanged. At most a third of the forget facts (:data:`OBJECT_SHARE_DIVISOR`) share one
+    (relation, object), filled up by reach only when the rest run out. Without the cap, 200
     questions per type on the built-in facts chose "citizenship = United States" for 30 of 48
-    facts, and gradient ascent on them unlearned "United States" everywhere (retain ratio 4.2); with
-    the cap 23 of 48 still name it (two relations) and GA's retain accuracy still falls to 16.7%.
+    facts, and gradient ascent on them unlearned "United States" everywhere (retain ratio 4.2).
     Retain (METHODS.md: "neighbours: same relations, other
     subjects"): first known facts with a forget fact's relation and another subject, then facts
     of other relations and other subjects, last facts about a forget subject; seeded order inside
@@ -93,21 +99,48 @@ def select_facts(
     random.Random(seed).shuffle(order)
     order.sort(key=lambda q: -reach[fact_key(q["target"])])
     cap = max(2, -(-n_forget // OBJECT_SHARE_DIVISOR))  # ceil: 16 of 48
-    per_object: Counter[tuple[str, str]] = Counter()
-    forget: list[Record] = []
-    over_cap: list[Record] = []
-    for q in order:
-        obj = (q["target"]["relation"], q["target"]["object"])
-        if len(forget) < n_forget and per_object[obj] < cap:
-            forget.append(q)
-            per_object[obj] += 1
-        else:
-            over_cap.append(q)
+    forget = _forget_by_coverage(order, multi, n_forget, cap)
+    chosen = {id(q) for q in forget}
+    over_cap = [q for q in order if id(q) not in chosen]
     # the cap gives way only when too few other facts are known; `over_cap` keeps reach order
     forget += over_cap[: n_forget - len(forget)]
     chosen = {id(q) for q in forget}
     rest = [q for q in order if id(q) not in chosen]
     return forget, select_retain(rest, forget, n_retain, seed)
+
+
+def _forget_by_coverage(
+    order: Sequence[Record], multi: Sequence[Record], n_forget: int, cap: int
+) -> list[Record]:
+    """Up to ``n_forget`` of ``order`` (reach order) under the per-(relation, object) cap, each
+    the first fact with the largest gain towards every type's quota (0 when none helps)."""
+    reach_by_type: dict[tuple, Counter[str]] = {}
+    for q in multi:
+        reach_by_type.setdefault(fact_key(q["target"]), Counter())[q["type"]] += 1
+    scored: Counter[str] = Counter()
+    per_object: Counter[tuple[str, str]] = Counter()
+    left = list(order)
+    forget: list[Record] = []
+    while len(forget) < n_forget:
+        best, best_gain = None, -1
+        for i, q in enumerate(left):
+            if per_object[(q["target"]["relation"], q["target"]["object"])] >= cap:
+                continue
+            types = reach_by_type.get(fact_key(q["target"]), Counter())
+            gain = sum(
+                min(n, MIN_SCORED_PER_TYPE - scored[t])
+                for t, n in types.items()
+                if scored[t] < MIN_SCORED_PER_TYPE
+            )
+            if gain > best_gain:
+                best, best_gain = i, gain
+        if best is None:
+            break
+        q = left.pop(best)
+        forget.append(q)
+        per_object[(q["target"]["relation"], q["target"]["object"])] += 1
+        scored.update(reach_by_type.get(fact_key(q["target"]), Counter()))
+    return forget
 
 
 def select_retain(
