@@ -162,8 +162,9 @@ FULL_BBH_LIMIT = 5
 # Multi-hop questions built per type by the `types` and `full` presets: enough that every type has at
 # least 40 scored questions (multi-hop questions whose target is one of the 48 forget facts) on the
 # built-in facts with the default model. Measured with SmolLM2-135M-Instruct's real single-hop answers
-# (250 of the 370 facts known): 40 per type gave 8 (DS) to 22 scored; 200 gives 44 (LL) to 78 (MT);
-# MP (146) and DS (199) are all the built-in knowledge base holds. tests/test_preset_sizes.py.
+# (250 of the 370 facts known then): 40 per type gave 8 (DS) to 22 scored; 200 gave 44 (LL) to 78 (MT).
+# After kg-qgen's KB audit (172 of 289 known) 200 gives DS 39 to HS 63 (README, open).
+# tests/test_preset_sizes.py.
 TYPES_PER_TYPE = 200
 
 

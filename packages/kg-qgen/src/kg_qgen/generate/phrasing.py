@@ -2,7 +2,9 @@
 
 For every relation: a noun ("country of citizenship"), whether its objects are people ("who")
 and one or more direct single-hop questions with ``[X]`` for the subject. Relations not in the
-table fall back to phrasing built from the relation label ("What is the <label> of X?").
+table fall back to phrasing built from the relation label ("What is the <label> of X?"). A
+relation whose noun reads wrong as "the <noun> of X" names its object by a phrase instead
+(:data:`OBJECT_PHRASES`: "the city where X is located", not "the city of X").
 Coverage: every relation kg-qgen ships a Wikidata label for (:mod:`kg_qgen.semantics.relations`:
 MQuAKE's 44 question templates, ROME/CounterFact's 34 relations, the built-in KB) except the
 schema relations P31/P279, which are never asked about.
@@ -31,6 +33,16 @@ class RelationPhrase:
     # the fact as a clause, "{s} was{not} developed by {o}": "{not}" is " not" or "", so the
     # negated clause has the same words plus "not" (MT's mirrored wordings need that)
     verbs: tuple[str, ...] = ()
+    # the object named by a phrase of its own, ``{x}`` = the subject ("the city where {x} is
+    # located"), for a relation whose noun reads wrong with "of" or a possessive: "the city of
+    # the Golden Gate Bridge" reads as a city named after the bridge. np() and possessive()
+    # use it; frames that need "its <noun>" check :attr:`plain` and pick another wording
+    object_phrase: str = ""
+
+    @property
+    def plain(self) -> bool:
+        """Whether "the <noun> of X", "X's <noun>" and "its <noun>" read right."""
+        return not self.inverse and not self.object_phrase
 
     def varied(self, rng: random.Random) -> RelationPhrase:
         """This phrasing with its noun drawn from the noun and :attr:`alt_nouns` (seeded)."""
@@ -46,11 +58,13 @@ class RelationPhrase:
         """Noun phrase for the object: "the country of citizenship of X"."""
         if self.inverse:
             return f"the one that {x} is {self.inverse}"
+        if self.object_phrase:
+            return self.object_phrase.format(x=x)
         return f"the {self.noun} of {x}"
 
     def possessive(self, x: str) -> str:
         """ "X's country of citizenship" (used when X is a plain name)."""
-        if self.inverse:
+        if not self.plain:
             return self.np(x)
         suffix = "'" if x.endswith("s") else "'s"
         return f"{x}{suffix} {self.noun}"
@@ -103,7 +117,8 @@ PHRASES: dict[str, RelationPhrase] = {
     "P112": _p("founder", "Who founded [X]?", "Who is the founder of [X]?", person=True),
     "P127": _p("owner", "Who owns [X]?", "Who is the owner of [X]?", person=True),
     # containment: asked only when the object is a city (kg_qgen.semantics.source_defects), so
-    # the question names that level and the region or country above it is not a second answer
+    # the question names that level and the region or country above it is not a second answer;
+    # "the city of X" would read as a city named X (OBJECT_PHRASES below)
     "P131": _p("city", "In which city is [X] located?", "Which city is [X] in?"),
     "P136": _p("genre", "What is the genre of [X]?", "Which genre does [X] belong to?"),
     "P138": _p("namesake", "What is [X] named after?", "Who or what is [X] named after?"),
@@ -167,7 +182,8 @@ PHRASES: dict[str, RelationPhrase] = {
 # Other nouns of the same meaning for the most used relations (template variety)
 ALT_NOUNS: dict[str, tuple[str, ...]] = {
     "P27": ("country of nationality", "citizenship country"),
-    "P36": ("capital city", "seat of government"),
+    # not "seat of government": that is The Hague for the Netherlands, whose capital is Amsterdam
+    "P36": ("capital city",),
     "P169": ("CEO", "chief executive"),
     "P178": ("developing company", "maker"),
     "P1037": ("manager", "director"),
@@ -204,6 +220,48 @@ VERBS: dict[str, tuple[str, ...]] = {
     "P1037": ("{s} is{not} managed by {o}", "{s} is{not} directed by {o}"),
     "P169": ("{s} is{not} led by {o}", "{s} is{not} run by {o}"),
 }
+# More direct questions for the relations most sources ask (template variety: a frame-0 question
+# shares its words only with questions of the same relation and wording); other structures too,
+# the subject last, first or inside ("[X] lies on which continent?", "By whom was [X] written?")
+MORE_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "P27": ("[X] holds the citizenship of which country?", "Of which country is [X] a national?"),
+    "P30": ("[X] lies on which continent?", "What continent is [X] on?"),
+    "P36": ("Which city serves as the capital of [X]?", "[X] has which city as its capital?"),
+    "P17": ("[X] is in which country?", "What country is [X] in?"),
+    "P50": ("By whom was [X] written?", "[X] was written by whom?"),
+    "P112": ("By whom was [X] founded?", "[X] was founded by whom?"),
+    "P641": ("With which sport is [X] connected?",),
+    "P413": ("What position does [X] play?", "[X] plays in which position?"),
+    "P175": ("Which artist performed [X]?", "[X] was performed by whom?"),
+    "P178": ("Which company developed [X]?", "[X] was developed by whom?"),
+    "P169": ("Who runs [X] as its chief executive?", "Who is the CEO of [X]?"),
+    "P495": ("In which country did [X] originate?", "Where does [X] originate from?"),
+    "P19": ("What is the birthplace of [X]?", "[X] was born in which city?"),
+    "P20": ("[X] died in which city?",),
+    "P38": ("[X] uses which currency?", "What money is used in [X]?"),
+    "P159": ("Where is [X] based?", "[X] has its headquarters in which city?"),
+    "P449": ("On which network did [X] first air?",),
+    "P286": ("Who is the coach of [X]?", "[X] is coached by whom?"),
+    "P1037": ("[X] is managed by whom?",),
+    "P740": ("[X] was formed in which place?",),
+    "P176": ("Who is the manufacturer of [X]?", "Which company produces [X]?"),
+    "P170": ("[X] was created by whom?",),
+    "P131": ("In what city can [X] be found?",),
+    "P276": ("In what city can [X] be found?",),
+    "P127": ("[X] is owned by whom?",),
+    "P488": ("[X] is chaired by whom?",),
+}
+for _rid, _more in MORE_QUESTIONS.items():
+    PHRASES[_rid] = replace(PHRASES[_rid], questions=PHRASES[_rid].questions + _more)
+
+# Relations whose noun reads wrong as "the <noun> of X" ("the city of the Eiffel Tower"): the
+# object is named by a phrase instead (RelationPhrase.object_phrase)
+OBJECT_PHRASES: dict[str, str] = {
+    "P131": "the city where {x} is located",
+    "P276": "the city where {x} is",
+}
+for _rid, _phrase in OBJECT_PHRASES.items():
+    PHRASES[_rid] = replace(PHRASES[_rid], object_phrase=_phrase)
 for _rid, _verbs in VERBS.items():
     if _rid in PHRASES:
         PHRASES[_rid] = replace(PHRASES[_rid], verbs=_verbs)

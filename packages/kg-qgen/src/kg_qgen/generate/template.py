@@ -34,7 +34,7 @@ from kg_qgen.semantics.articles import with_article
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 7, "DS": 13, "MT": 21}
+FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 10, "DS": 13, "MT": 21}
 
 
 def _cap(text: str) -> str:
@@ -136,7 +136,7 @@ def _single(p: RelationPhrase, s: str, rng: random.Random, frame: int) -> str:
     """The single-fact frames shared by SH and LL (``s`` = how the subject is named)."""
     wh = p.wh
     if frame == 0:
-        return p.direct(s, rng.randrange(4))
+        return p.direct(s, rng.randrange(12))
     if frame == 1:
         return f"{wh} is {p.np(s)}?"
     if frame == 2:
@@ -164,11 +164,13 @@ def _sh(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
 
 def _ll(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
-    p, a = _rel(g, f.relation).varied(rng), m.extra["alias"]
+    # an alias takes "the" like a label does ("the District of Columbia", "the Iron Lady")
+    p = _rel(g, f.relation).varied(rng)
+    a = with_article(m.extra["alias"], idx.entity_class(f.subject))
     frame = 0 if rng.random() < 0.5 else rng.randrange(1, FRAMES["LL"])
     pro = pronoun(idx, f.subject)
     if frame == 7:
-        if pro is None or p.inverse:
+        if pro is None or not p.plain:
             frame = 4
         else:
             return f"Regarding {a}: {p.wh.lower()} is {pro} {p.noun}?", frame, {}
@@ -181,14 +183,18 @@ def _hs(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     p1 = p1.varied(rng)
     frame = 0 if rng.random() < 0.4 else rng.randrange(1, FRAMES["HS"])
     that = f"that {p1.noun}" if not p1.inverse else "that one"
-    then = f"the {p2.noun} of {that}" if not p2.inverse else p2.np(that)
+    then = p2.np(that)  # "the continent of that country", "the city where that one is located"
+    own = pronoun(idx, f1.subject)
+    if frame == 6 and (own is None or not p1.plain):
+        # "from Rome to its country": needs the subject's pronoun and a noun that takes it
+        frame = 5
     if frame == 0:
-        q = p2.direct(_of(p1, s, rng), rng.randrange(4))
+        q = p2.direct(_of(p1, s, rng), rng.randrange(12))
     elif frame == 1:
         q = f"{p2.wh} is {p2.np(_of(p1, s, rng))}?"
     elif frame == 2:
         pro = pronoun(idx, f1.object)
-        tail = f"{pro} {p2.noun}" if pro and not p2.inverse else then
+        tail = f"{pro} {p2.noun}" if pro and p2.plain else then
         q = f"Consider {p1.np(s)}. {p2.wh} is {tail}?"
     elif frame == 3:
         q = f"Take {p1.np(s)}, then {then}. {p2.wh} is it?"
@@ -197,10 +203,10 @@ def _hs(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 5:
         q = f"First find {p1.np(s)}; next, look up {then}. What do you get?"
     elif frame == 6:
-        q = f"What do you arrive at if you go from {s} to {p1.noun} and on to {then}?"
+        q = f"What do you arrive at if you go from {s} to {own} {p1.noun} and on to {then}?"
     else:
         q = f"{_cap(p1.np(s))} has a certain {p2.noun}. {p2.wh} is {then}?"
-        if p2.inverse:
+        if not p2.plain:
             q = f"Starting from {p1.np(s)}, {p2.wh.lower()} is {then}?"
     return q, frame, {}
 
@@ -325,8 +331,14 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         q = f"There is one {noun} that {a} shares with {b}. Which one?"
     elif frame == 5:
         q = f"Can you name the {noun} that belongs to {a} as well as to {b}?"
-    else:
+    elif frame == 6:
         q = f"If you compare {a} with {b}, which {noun} do you find for both?"
+    elif frame == 7:
+        q = f"{a}, like {b}, has a certain {noun}. {p.wh} is it?"
+    elif frame == 8:
+        q = f"Name the {noun} that {a} and {b} both have."
+    else:
+        q = f"Between {a} and {b}, the {noun} is the same. {p.wh} is that {noun}?"
     return q, frame, {}
 
 

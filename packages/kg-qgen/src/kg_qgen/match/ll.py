@@ -5,7 +5,9 @@ question uses (the label of s does not appear). Aliases come from the graph (Wik
 MQuAKE the previous hop's ``answer_alias``). An alias is used only when it identifies s on its own
 (:func:`kg_qgen.semantics.aliases.alias_problem`): it resolves to exactly one entity of the graph,
 is not a code or abbreviation (three characters or fewer, or mostly initials), is not a fragment
-of the label (a given name or surname alone), and contains neither the label nor the answer.
+of the label (a given name or surname alone), and contains neither the label nor the answer
+nor a word of four letters or more of the answer ("Russian Federation" asked for the Russian
+ruble: the name-leak check would refuse the question).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections import Counter
 
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
-from kg_qgen.textnorm import contains_phrase, normalize
+from kg_qgen.textnorm import contains_phrase, long_tokens, normalize
 
 
 def usable_aliases(
@@ -27,10 +29,13 @@ def usable_aliases(
         return []
     g = index.graph
     banned = [index.norm_label(answer), *(normalize(x) for x in g.aliases(answer))]
+    answer_words = index.long_tokens(answer)
     out = []
     for alias, norm in verdicts:
         if any(b and contains_phrase(norm, b) for b in banned):
             note(stats, "the alias contains the answer")
+        elif long_tokens(norm) & answer_words:  # the name-leak check would refuse it
+            note(stats, "the alias shares a word with the answer")
         else:
             out.append(alias)
     return out

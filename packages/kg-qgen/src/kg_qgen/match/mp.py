@@ -185,7 +185,7 @@ RULES: dict[tuple[str, str], MPRule] = {
 REWORDINGS: dict[str, tuple[str, ...]] = {
     RULES[("P27", "P30")].rule: (
         "A citizen of a country is a citizen of a country on its continent.",
-        "Whoever is a national of a country is a national of that country's continent.",
+        "Whoever is a national of a country is a national of a country on that country's continent.",
         "A person who is a citizen of some country is a citizen of a country on that country's "
         "continent.",
         "Citizenship of a country always means citizenship of a country lying on the continent "
@@ -235,7 +235,7 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             "is a citizen of a country on that country's continent",
             "holds citizenship on the continent where that country lies",
-            "is a national of the continent of that country",
+            "is a national of a country on the continent of that country",
             "holds a citizenship on that country's continent",
         ),
     ),
