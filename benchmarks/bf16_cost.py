@@ -23,31 +23,32 @@ import argparse
 import contextlib
 import statistics
 import time
-from pathlib import Path
 
 import torch
+from _common import (
+    DEFAULT_MODEL,
+    cpu_name,
+    cpuinfo,
+    forget_retain,
+    load_model,
+    median_step,
+    unlearner,
+)
 from engine_speed import mquake_single_hops
 from recover_attacks import format_prompt
 from recover_attacks.engine import DecodingConfig, LocalEngine
-from training_step_cost import DEFAULT_MODEL, cpu_name, kb_facts
-from transformers import AutoModelForCausalLM, AutoTokenizer
-from unlearn_zoo import default_overrides, get_unlearner
+from transformers import AutoTokenizer
 
 PRECISIONS = ("float32", "bfloat16", "autocast")
 
 
 def flags() -> list[str]:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return []
-    have = next((line.split() for line in text.splitlines() if line.startswith("flags")), [])
+    have = (cpuinfo("flags") or "").split()
     return [f for f in ("avx512_bf16", "amx_bf16") if f in have]
 
 
 def load(path: str, precision: str):
-    dtype = torch.bfloat16 if precision == "bfloat16" else torch.float32
-    return AutoModelForCausalLM.from_pretrained(path, dtype=dtype).eval()
+    return load_model(path, torch.bfloat16 if precision == "bfloat16" else torch.float32)
 
 
 def autocast(precision: str):
@@ -59,14 +60,10 @@ def autocast(precision: str):
 def ga_step(path: str, tok, precision: str, forget, retain, steps: int) -> float:
     model = load(path, precision)
     n_params = sum(p.numel() for p in model.parameters())
-    overrides = default_overrides("ga", n_params)
-    overrides.update(batch_size=4, max_length=96, epochs=1.0, seed=0, max_steps=steps)
+    trainer = unlearner("ga", n_params, 4, 96, max_steps=steps)
     with autocast(precision):
-        result = get_unlearner("ga", **overrides).unlearn(
-            model, tok, forget, retain, output_dir=None, progress=False
-        )
-    times = result.record["step_times_s"]
-    return statistics.median(times[1:] if len(times) > 1 else times)
+        result = trainer.unlearn(model, tok, forget, retain, output_dir=None, progress=False)
+    return median_step(result)
 
 
 def decode(model, tok, prompts, rows: int, precision: str) -> tuple[list[str], float]:
@@ -86,12 +83,12 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(1)
     tok = AutoTokenizer.from_pretrained(args.model)
-    facts = kb_facts(4 * args.steps * 2)
-    forget, retain = facts[: 4 * args.steps], facts[4 * args.steps :]
+    forget, retain = forget_retain(4 * args.steps)
     prompts = [format_prompt(tok, q) for q in mquake_single_hops(64)]
     print(
-        f"cpu: {cpu_name()}; bf16 features {flags() or 'none'}; torch {torch.__version__}; "
-        f"1 thread; 64 questions, 24 tokens; GA batch 4, max_length 96, {args.steps} steps"
+        f"cpu: {cpu_name() or 'unknown'}; bf16 features {flags() or 'none'}; "
+        f"torch {torch.__version__}; 1 thread; 64 questions, 24 tokens; "
+        f"GA batch 4, max_length 96, {args.steps} steps"
     )
     models = {p: load(args.model, p) for p in PRECISIONS}
     train = {p: [] for p in PRECISIONS}

@@ -25,13 +25,12 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import platform
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import torch
+from _common import cpu_name, load
 from engine_speed import (
     MAX_NEW_TOKENS,
     hf_generate_batches,
@@ -41,22 +40,11 @@ from engine_speed import (
 )
 from recover_attacks import format_prompt
 from recover_attacks.engine import DecodingConfig, LocalEngine
-from transformers import AutoModelForCausalLM, AutoTokenizer
 
 
 def spin() -> None:  # a competing process: one busy core
     while True:
         pass
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
 
 
 def timed(fn: Callable[[], list[str]]) -> tuple[list[str], float, float]:
@@ -76,9 +64,7 @@ def main() -> None:
     parser.add_argument("--no-naive", action="store_true", help="skip the naive yardstick")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
-    path = resolve_model(args.model)
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).eval()
+    tokenizer, model = load(resolve_model(args.model))
     questions = mquake_single_hops(args.questions)
     prompts = [format_prompt(tokenizer, q) for q in questions]
     config = DecodingConfig(max_new_tokens=MAX_NEW_TOKENS)

@@ -15,48 +15,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import platform
-import statistics
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer
-from unlearn_zoo import default_overrides, get_unlearner
-
-REPO = Path(__file__).resolve().parents[1]
-KB_PATH = REPO / "packages" / "kg-qgen" / "src" / "kg_qgen" / "data" / "builtin_kb.json"
-DEFAULT_MODEL = Path.home() / ".cache" / "leakres" / "models" / "smollm2-135m-instruct"
-
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def kb_facts(n: int) -> list[dict[str, object]]:
-    kb = json.loads(KB_PATH.read_text())
-    ents, rels = kb["entities"], kb["relations"]
-    out = []
-    for s, r, o in kb["triples"]:
-        if len(out) == n:
-            break
-        subj, obj = ents[s]["label"], ents[o]["label"]
-        rel = rels[r]["label"]
-        out.append(
-            {
-                "question": f"What is the {rel} of {subj}?",
-                "answer": f"The {rel} of {subj} is {obj}.",
-                "spans": [subj, obj],
-            }
-        )
-    return out
+from _common import DEFAULT_MODEL, cpu_name, forget_retain, load, median_step, unlearner
 
 
 @contextlib.contextmanager
@@ -95,17 +58,16 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], help="METHOD.key=value override")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    tok = AutoTokenizer.from_pretrained(args.model)
-    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.float32)
+    tok, model = load(args.model)
     n_params = sum(p.numel() for p in model.parameters())
-    facts = kb_facts(args.batch_size * args.steps * 2)
-    forget, retain = facts[: args.batch_size * args.steps], facts[args.batch_size * args.steps :]
+    forget, retain = forget_retain(args.batch_size * args.steps)
     extra: dict[str, dict[str, object]] = {}
     for item in args.set:
         key, value = item.split("=", 1)
         method, field = key.split(".", 1)
         extra.setdefault(method, {})[field] = json.loads(value)
-    print(f"cpu: {cpu_name()}; torch {torch.__version__}; threads {args.threads}; dtype float32")
+    cpu = cpu_name() or "unknown"
+    print(f"cpu: {cpu}; torch {torch.__version__}; threads {args.threads}; dtype float32")
     print(
         f"model {args.model} ({n_params / 1e6:.0f}M params); batch {args.batch_size}, "
         f"max_length {args.max_length}, {args.steps} steps per method\n"
@@ -113,17 +75,13 @@ def main() -> None:
     rows = []
     for label in args.methods.split(","):
         method = label.removesuffix("-trl-loss")
-        overrides = default_overrides(method, n_params)
-        overrides.update(batch_size=args.batch_size, max_length=args.max_length, epochs=1.0, seed=0)
-        overrides.update(extra.get(method, {}))
-        unlearner = get_unlearner(method, **overrides)
+        overrides = extra.get(method, {})
+        trainer = unlearner(method, n_params, args.batch_size, args.max_length, **overrides)
         with trl_loss(label.endswith("-trl-loss")):
             start = time.perf_counter()
-            result = unlearner.unlearn(model, tok, forget, retain, output_dir=None, progress=False)
+            result = trainer.unlearn(model, tok, forget, retain, output_dir=None, progress=False)
             wall = time.perf_counter() - start
-        times = result.record["step_times_s"]
-        median = statistics.median(times[1:] if len(times) > 1 else times)
-        rows.append((label, len(times), median, wall))
+        rows.append((label, len(result.record["step_times_s"]), median_step(result), wall))
     ga = next((r[2] for r in rows if r[0] == "ga"), None)
     print("| method | steps | median s/step | x GA's step | wall s (incl. set-up) |")
     print("|---|---|---|---|---|")

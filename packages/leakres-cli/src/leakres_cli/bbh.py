@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -60,6 +61,24 @@ def bbh_data(cfg: RunConfig) -> dict[str, Any]:
 
 def bbh(bench: BBHHost, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
     """BIG-Bench-Hard answers of the model (a cell), for the utility ratio."""
+    return bbh_cell(
+        bench,
+        name,
+        lambda tokenizer: nullcontext({"model": get_model(), "tokenizer": tokenizer}),
+    )
+
+
+def bbh_cell(
+    bench: BBHHost,
+    name: str,
+    decoder: Callable[[Any], AbstractContextManager[dict[str, Any]]],
+    config_extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The BBH cell of one model, however it decodes: ``decoder(tokenizer)`` gives, for the time
+    of the evaluation, leak-metrics' ``evaluate_bbh`` arguments that name the model (``model``
+    and ``tokenizer`` here, or a ``generate_fn`` over an endpoint); the run's settings (tasks,
+    limit, batch size, seed, CoT, data) are the same for both. ``config_extra`` is added to the
+    cell's ``config`` (an endpoint's description)."""
 
     def compute() -> dict[str, Any]:
         from leak_metrics.bbh import evaluate_bbh
@@ -67,22 +86,22 @@ def bbh(bench: BBHHost, name: str, get_model: Callable[[], Any]) -> dict[str, An
         cfg = bench.cfg
         data = bench.bbh_data()
         _, tokenizer = bench.model()
-        result = evaluate_bbh(
-            get_model(),
-            tokenizer,
-            tasks=data["tasks"],
-            limit=cfg.bbh_limit or None,
-            batch_size=cfg.batch_size,
-            seed=cfg.seed,
-            cot=cfg.bbh_cot,
-            data_dir=data["data_dir"],
-            source=data["source"],
-        )
+        with decoder(tokenizer) as model_args:
+            result = evaluate_bbh(
+                **model_args,
+                tasks=data["tasks"],
+                limit=cfg.bbh_limit or None,
+                batch_size=cfg.batch_size,
+                seed=cfg.seed,
+                cot=cfg.bbh_cot,
+                data_dir=data["data_dir"],
+                source=data["source"],
+            )
         return {
             "correct": result.correct,
             "overall": result.overall.to_dict(),
             "per_task": {t: m.to_dict() for t, m in result.per_task.items()},
-            "config": result.config,
+            "config": {**result.config, **(config_extra or {})},
             "data": data,
             "wall_time": result.wall_time,
         }

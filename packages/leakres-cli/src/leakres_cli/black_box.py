@@ -13,8 +13,11 @@ is never recorded, and every endpoint URL written or printed goes through :func:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from .bbh import bbh_cell
 from .errors import LeakresError
 from .redact import redact_url
 
@@ -169,37 +172,16 @@ def load_tokenizer(name: str, option: str) -> tuple[Any, str]:
 
 
 def remote_bbh(bench: Benchmark, name: str, remote: RemoteModel) -> dict[str, Any]:
-    """The BBH cell of a model behind an endpoint: leak-metrics' ``evaluate_bbh`` with a
-    ``generate_fn`` over the endpoint. The payload has the fields of
-    :func:`leakres_cli.bbh.bbh`'s cell (the utility ratio reads ``correct`` and ``overall``)."""
+    """The BBH cell of a model behind an endpoint: :func:`leakres_cli.bbh.bbh_cell` (the cell of
+    an in-process model) with leak-metrics' ``generate_fn`` over the endpoint; its ``config``
+    also names the endpoint (the utility ratio reads ``correct`` and ``overall``)."""
 
-    def compute() -> dict[str, Any]:
-        from leak_metrics.bbh import evaluate_bbh
-
-        cfg = bench.cfg
-        data = bench.bbh_data()
-        _, tokenizer = bench.model()
+    @contextmanager
+    def over_endpoint(tokenizer: Any) -> Iterator[dict[str, Any]]:
         engine, generate_fn = remote.bbh_generate_fn(tokenizer)
         try:
-            result = evaluate_bbh(
-                tasks=data["tasks"],
-                limit=cfg.bbh_limit or None,
-                batch_size=cfg.batch_size,
-                seed=cfg.seed,
-                cot=cfg.bbh_cot,
-                data_dir=data["data_dir"],
-                source=data["source"],
-                generate_fn=generate_fn,
-            )
+            yield {"generate_fn": generate_fn}
         finally:
             engine.close()
-        return {
-            "correct": result.correct,
-            "overall": result.overall.to_dict(),
-            "per_task": {t: m.to_dict() for t, m in result.per_task.items()},
-            "config": {**result.config, "endpoint": remote.describe()},
-            "data": data,
-            "wall_time": result.wall_time,
-        }
 
-    return bench.store.cached(name, compute)
+    return bbh_cell(bench, name, over_endpoint, {"endpoint": remote.describe()})

@@ -231,27 +231,40 @@ def base_evaluation(
         forget, retain = select_facts(known, multi_all, n_forget, n_retain, cfg.seed)
         forget_keys = {fact_key(q["target"]) for q in forget}
         multi = [q for q in multi_all if fact_key(q["target"]) in forget_keys]
-        mh_answers, mh_correct = answer_and_judge(bench, bench.model()[0], multi, "base multi-hop")
+        multi_hop = answer_and_judge(bench, bench.model()[0], multi, "base multi-hop")
         return {
-            "forget_ids": [q["id"] for q in forget],
-            "retain_ids": [q["id"] for q in retain],
-            "multi_hop_ids": [q["id"] for q in multi],
-            "answers": {
-                **sh["answers"],
-                **dict(zip([q["id"] for q in multi], mh_answers, strict=True)),
-            },
-            "correct": {
-                **sh["correct"],
-                **dict(zip([q["id"] for q in multi], mh_correct, strict=True)),
-            },
-            "n_single_hop_asked": len(single),
-            "n_single_hop_known": len(known),
+            **base_answers(sh, forget, retain, multi, multi_hop, len(known)),
             "sizes": sizes,
             "decoding": bench.decoding(),
             "judge": bench.judge_identity(),
         }
 
     return bench.store.cached("base", compute, reuse=reuse)
+
+
+def base_answers(
+    sh: dict[str, Any],
+    forget: list[Record],
+    retain: list[Record],
+    multi: list[Record],
+    multi_hop: tuple[list[str], list[bool | None]],
+    n_known: int,
+) -> dict[str, Any]:
+    """The selection and the answers of a ``base`` cell (run's and eval's alike): the forget,
+    retain and multi-hop ids, every answer and verdict (the single-hop ones of ``sh``, the
+    :func:`base_single_hop` cell, then ``multi_hop``'s (answers, verdicts) of ``multi``), and
+    how many single-hop questions were asked and known."""
+    mh_answers, mh_correct = multi_hop
+    multi_ids = [q["id"] for q in multi]
+    return {
+        "forget_ids": [q["id"] for q in forget],
+        "retain_ids": [q["id"] for q in retain],
+        "multi_hop_ids": multi_ids,
+        "answers": {**sh["answers"], **dict(zip(multi_ids, mh_answers, strict=True))},
+        "correct": {**sh["correct"], **dict(zip(multi_ids, mh_correct, strict=True))},
+        "n_single_hop_asked": len(sh["asked_ids"]),
+        "n_single_hop_known": n_known,
+    }
 
 
 def _sizes(cfg: RunConfig, sh: dict[str, Any], n_asked: int, n_known: int) -> dict[str, Any]:

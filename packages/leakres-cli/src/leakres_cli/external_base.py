@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import LeakresError
-from .evaluation import answer_and_judge, base_single_hop, select_retain
+from .evaluation import answer_and_judge, base_answers, base_single_hop, select_retain
 from .judging import rejudge_answers
 from .pipeline import Benchmark
 from .records import Record, fact_key
@@ -77,24 +77,12 @@ def _base_cell(
     multi: list[Record],
     multi_hop: tuple[list[str], list[bool | None]],
 ) -> dict[str, Any]:
-    """The base cell's selection and answers; ``sizes`` holds only the single-hop counts here (the
-    caller puts the requested/actual sizes first)."""
-    mh_answers, mh_correct = multi_hop
+    """The base cell's selection and answers (:func:`~leakres_cli.evaluation.base_answers`, as
+    run's base cell has them); ``sizes`` holds only the single-hop counts here (the caller puts
+    the requested/actual sizes first)."""
     n_known = sum(by_id[i]["type"] == "SH" for i in known)
     return {
-        "forget_ids": [q["id"] for q in forget],
-        "retain_ids": [q["id"] for q in retain],
-        "multi_hop_ids": [q["id"] for q in multi],
-        "answers": {
-            **sh["answers"],
-            **dict(zip([q["id"] for q in multi], mh_answers, strict=True)),
-        },
-        "correct": {
-            **sh["correct"],
-            **dict(zip([q["id"] for q in multi], mh_correct, strict=True)),
-        },
-        "n_single_hop_asked": len(sh["asked_ids"]),
-        "n_single_hop_known": n_known,
+        **base_answers(sh, forget, retain, multi, multi_hop, n_known),
         "sizes": {
             "n_single_hop_known": n_known,
             "n_single_hop_asked": len(sh["asked_ids"]),

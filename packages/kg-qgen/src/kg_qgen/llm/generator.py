@@ -25,9 +25,10 @@ from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.llm.backend import LLMBackend, Messages, complete_or_errors
+from kg_qgen.llm.ask import ask_each
+from kg_qgen.llm.backend import LLMBackend
 from kg_qgen.llm.jsonparse import ParseError, extract_json
-from kg_qgen.llm.prompts import PROMPT_VERSION, generation_prompt, repair_prompt
+from kg_qgen.llm.prompts import PROMPT_VERSION, generation_prompt
 from kg_qgen.match.base import Match
 from kg_qgen.textnorm import contains_phrase, normalize
 from kg_qgen.verify.base import Reject
@@ -110,15 +111,6 @@ def question_problem(m: Match, g: KnowledgeGraph, record: dict) -> str | None:
         or _LABELS.problem(record, g)
         or _STYLE.problem(record, g)
     )
-
-
-@dataclass
-class _Pending:
-    index: int
-    messages: Messages
-    attempts: int = 0
-    last_reply: str = ""
-    last_problem: str = ""
 
 
 @dataclass
@@ -232,46 +224,32 @@ class LLMQuestionGenerator:
         ids: list[str],
         label_owner: dict[str, str],
     ) -> tuple[dict[int, tuple[str, list[str], list[str], int]], dict[int, tuple[str, str]]]:
-        """Every match asked in batches until it gives a usable reply or fails: the chosen
-        (question, paraphrases, aliases, attempts) and the (reason, reply) of each failure, by
-        match index. An unusable reply is asked again with a repair prompt."""
-        pending = {
-            i: _Pending(i, generation_prompt(m, graph, self.n_paraphrases))
-            for i, m in enumerate(matches)
-        }
+        """Every match asked in batches until it gives a usable reply or fails
+        (:func:`~kg_qgen.llm.ask.ask_each`): the chosen (question, paraphrases, aliases, attempts)
+        and the (reason, reply) of each failure, by match index. An unusable reply (no JSON,
+        wrong fields, no question that passes the checks) is asked again with a repair prompt."""
+
+        def parse(i: int, reply: str) -> tuple[str, list[str], list[str]]:
+            questions, aliases = parse_generation(reply, self.n_paraphrases)
+            question = self._pick(matches[i], graph, questions, aliases, ids[i], label_owner)
+            return question, questions, aliases
+
+        asked = ask_each(
+            self.backend,
+            [generation_prompt(m, graph, self.n_paraphrases) for m in matches],
+            parse,
+            max_parse_retries=self.max_parse_retries,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+        )
         chosen: dict[int, tuple[str, list[str], list[str], int]] = {}
         failed: dict[int, tuple[str, str]] = {}
-        while pending:
-            batch = list(pending.values())
-            replies, errors = complete_or_errors(
-                self.backend,
-                [p.messages for p in batch],
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                response_format_json=True,
-            )
-            for j, p in enumerate(batch):
-                p.attempts += 1
-                m = matches[p.index]
-                if j in errors or replies[j] is None:
-                    failed[p.index] = (f"backend error: {errors.get(j, 'no reply')}", "")
-                    del pending[p.index]
-                    continue
-                reply = replies[j]
-                try:
-                    questions, aliases = parse_generation(reply, self.n_paraphrases)
-                    question = self._pick(m, graph, questions, aliases, ids[p.index], label_owner)
-                    chosen[p.index] = (question, questions, aliases, p.attempts)
-                    del pending[p.index]
-                except ParseError as err:
-                    if p.attempts > self.max_parse_retries:
-                        failed[p.index] = (
-                            f"unusable reply after {p.attempts} attempt(s): {err}",
-                            reply,
-                        )
-                        del pending[p.index]
-                    else:
-                        p.messages = repair_prompt(p.messages, reply, str(err))
+        for i, a in enumerate(asked):
+            if a.error is not None:
+                failed[i] = (a.error, a.reply)
+            else:
+                question, questions, aliases = a.value
+                chosen[i] = (question, questions, aliases, a.attempts)
         return chosen, failed
 
     # -- helpers -------------------------------------------------------------------------------

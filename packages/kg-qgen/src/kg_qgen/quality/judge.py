@@ -16,9 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from kg_qgen.llm.backend import LLMBackend, Messages, complete_or_errors
-from kg_qgen.llm.jsonparse import ParseError
-from kg_qgen.llm.prompts import repair_prompt
+from kg_qgen.llm.ask import Asked, ask_each
+from kg_qgen.llm.backend import LLMBackend
 from kg_qgen.quality.prompt import CRITERIA, QUALITY_PROMPT_VERSION, parse_scores, quality_prompt
 
 __all__ = ["ItemScore", "QualityJudge", "score_with_judges"]
@@ -41,13 +40,6 @@ class ItemScore:
         out = asdict(self)
         scores = out.pop("scores") or {}
         return {**out, **{k: scores.get(k) for k in CRITERIA}}
-
-
-@dataclass
-class _Pending:
-    index: int
-    messages: Messages
-    attempts: int = 0
 
 
 @dataclass
@@ -91,48 +83,38 @@ class QualityJudge:
         return self.describe()
 
     def score(self, records: Sequence[Mapping[str, Any]]) -> list[ItemScore]:
-        """One :class:`ItemScore` per record, in order."""
-        pending = {i: _Pending(i, quality_prompt(r)) for i, r in enumerate(records)}
-        done: dict[int, ItemScore] = {}
-        while pending:
-            batch = list(pending.values())
-            replies, errors = complete_or_errors(
-                self.backend,
-                [p.messages for p in batch],
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                response_format_json=True,
+        """One :class:`ItemScore` per record, in order (asked by :func:`~kg_qgen.llm.ask.ask_each`:
+        one batch per round, unusable replies re-asked)."""
+
+        def parse(_i: int, reply: str) -> tuple[dict[str, float], str, float]:
+            scores, reason = parse_scores(reply)
+            return scores, reason, sum(scores.values()) / len(scores)
+
+        asked = ask_each(
+            self.backend,
+            [quality_prompt(r) for r in records],
+            parse,
+            max_parse_retries=self.max_parse_retries,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+        )
+        return [self._item(rec, a) for rec, a in zip(records, asked, strict=True)]
+
+    def _item(
+        self, rec: Mapping[str, Any], asked: Asked[tuple[dict[str, float], str, float]]
+    ) -> ItemScore:
+        base = {"id": str(rec.get("id")), "type": str(rec.get("type")), "judge": self.name}
+        if asked.value is None:
+            error = asked.unusable
+            if asked.failed_request is not None:
+                error = f"request failed: {asked.failed_request}"
+            return ItemScore(
+                **base, scores=None, overall=None, attempts=asked.attempts, error=error
             )
-            for j, p in enumerate(batch):
-                p.attempts += 1
-                rec = records[p.index]
-                base = {"id": str(rec.get("id")), "type": str(rec.get("type")), "judge": self.name}
-                reply = replies[j]
-                if j in errors or reply is None:
-                    done[p.index] = ItemScore(
-                        **base, scores=None, overall=None, attempts=p.attempts,
-                        error=f"request failed: {errors.get(j, 'no reply')}",
-                    )  # fmt: skip
-                    del pending[p.index]
-                    continue
-                try:
-                    scores, reason = parse_scores(reply)
-                except ParseError as err:
-                    if p.attempts > self.max_parse_retries:
-                        done[p.index] = ItemScore(
-                            **base, scores=None, overall=None, attempts=p.attempts,
-                            error=f"unusable reply after {p.attempts} attempt(s): {err}",
-                        )  # fmt: skip
-                        del pending[p.index]
-                    else:
-                        p.messages = repair_prompt(p.messages, reply, str(err))
-                    continue
-                overall = sum(scores.values()) / len(scores)
-                done[p.index] = ItemScore(
-                    **base, scores=scores, overall=overall, reason=reason, attempts=p.attempts
-                )
-                del pending[p.index]
-        return [done[i] for i in range(len(records))]
+        scores, reason, overall = asked.value
+        return ItemScore(
+            **base, scores=scores, overall=overall, reason=reason, attempts=asked.attempts
+        )
 
 
 def score_with_judges(

@@ -219,7 +219,7 @@ class LocalEngine(ContinuousBatching, Engine):
                 self._path = "continuous"
             except kv.UnsupportedCacheError as why:
                 self._path = f"model.generate ({why})"
-                tokens = self._fallback(ids, list(seed_keys), config, progress, seeds)
+                tokens = fallback_generate(self, ids, list(seed_keys), config, progress, seeds)
         finally:
             self.model.train(was_training)
         self.last_token_ids = tokens
@@ -239,14 +239,3 @@ class LocalEngine(ContinuousBatching, Engine):
         self.last_stats.seconds = time.perf_counter() - started
         count_generated(self.last_stats.generated_tokens)
         return texts
-
-    def _fallback(
-        self,
-        ids: list[list[int]],
-        prompts: list[str],
-        config: DecodingConfig,
-        progress: bool,
-        seeds: Sequence[int] | None = None,
-    ) -> list[list[list[int]]]:
-        """:func:`~recover_attacks.engine.fallback.fallback_generate` (``model.generate``)."""
-        return fallback_generate(self, ids, prompts, config, progress, seeds)
