@@ -8,9 +8,11 @@ no signal at all. This script measures that null: it keeps the questions of a bu
 permutes their yes/no answers at random (seeded), ``--permutations`` times, and prints the actual
 best rule beside the null's median, 95th percentile and the share of permutations above 0.65.
 
-A null median above 0.65 means that a set of these questions can pass the check only when every
-word is balanced between yes and no by construction (the mirrored MT pairs of kg-qgen: the same
-wording asked once with each answer), not by sampling wordings independently.
+A null median above 0.65 means that a set of these questions, with wordings drawn independently
+per item, fails the check most of the time by chance alone. kg-qgen's build therefore filters the
+kept MT set's wordings adversarially (``kg_qgen.wording_filter``: seeded redraws until the rule is
+within the bound, the build's ``manifest.json`` records the draws tried in ``mt_wording``); this
+script shows how much that filter has to do, and how far the kept draw sits below the null.
 
     python benchmarks/kgqgen_short_rule_null.py SET_DIR [--type MT] [--permutations 300] [--seed 0]
 """

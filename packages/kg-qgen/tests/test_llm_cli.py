@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from click.testing import CliRunner
 from kg_qgen.cli import cli
 from kg_qgen.llm.testing import Reply, ScriptedChatServer, echo_generation_reply
@@ -151,6 +152,11 @@ def test_llm_generator_output_passes_the_same_verification(tmp_path) -> None:
     bal = report["set_checks"]["mt_balance"]
     assert bal["yes_share"] == 0.5 and bal["negative_form_share"] == 0.5
     assert 0.0 < bal["cue"]["accuracy"] <= 1.0 and "not judged" in bal["detail"]  # n < 60
+    # the LLM generator cannot redraw wordings: its one draw is measured and reported
+    wording = json.loads((out / "manifest.json").read_text())["mt_wording"]
+    assert not wording["redraws"] and wording["attempts"] == wording["max_attempts"] == 1
+    assert wording["accuracy"] == pytest.approx(bal["cue"]["accuracy"]) and not wording["judged"]
+    assert "MT wording: one draw (the generator cannot redraw wordings)" in result.output
     assert report["set_checks"]["ds_options"]["cue"]["n"] == len(ds)
     # and the same stats (self-BLEU per type and overall, answer entropy) as the template path
     stats = CliRunner().invoke(cli, ["stats", str(out), "--json"])

@@ -10,15 +10,10 @@ registry imports none of them until a type is looked up.
 
 from __future__ import annotations
 
-import random
-
 from kg_qgen.export import TYPE_NAMES
 from kg_qgen.generate import template
-from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
-from kg_qgen.match.base import Match
-from kg_qgen.match.index import GraphIndex
 from kg_qgen.qtypes import LogicCheckFn, Matcher, PromptBuilder, QuestionType, TemplateBuilder
 from kg_qgen.review.decompose import LOGIC_RULES
 from kg_qgen.verify import logic
@@ -45,13 +40,6 @@ NO_MATCH_REASON = {
         "that fits exactly one distractor, with evidence against the rest)"
     ),
 }
-
-
-def _mt_template(
-    m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random
-) -> tuple[str, int, dict]:
-    """MT worded alone; the template generator words mirror pairs with a shared RNG instead."""
-    return template._mt(m, g, idx, rng, rng)
 
 
 def _builtin(
@@ -89,4 +77,4 @@ MP = _builtin("MP", "open", mp.find, template._mp, logic._mp, prompts._mp)
 LL = _builtin("LL", "open", ll.find, template._ll, logic._ll, prompts._ll)
 CC = _builtin("CC", "open", cc.find, template._cc, logic._cc, prompts._cc)
 DS = _builtin("DS", "options", ds.find, template._ds, logic._ds, prompts._ds)
-MT = _builtin("MT", "yes-no", mt.find, _mt_template, logic._mt, prompts._mt)
+MT = _builtin("MT", "yes-no", mt.find, template._mt, logic._mt, prompts._mt)

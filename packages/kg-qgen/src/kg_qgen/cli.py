@@ -141,7 +141,7 @@ def build_cmd(
         strict=strict,
         verify=verify,
     )
-    _refuse_failed_verification(result.verification, out_dir)
+    _refuse_failed_verification(result.verification, out_dir, result.mt_wording)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
     from kg_qgen.keep import Kept
 
@@ -166,12 +166,21 @@ def _echo_build_summary(
         )
     for t, why in result.shortfall.items():
         click.echo(f"shortfall {t}: {why}")
+    if result.mt_wording is not None:
+        from kg_qgen.wording_filter import WordingFilterReport
+
+        click.echo(WordingFilterReport(**result.mt_wording).line())
     if result.verification is not None:
         click.echo(f"verification passed ({out_dir / 'verify_report.json'})")
 
 
-def _refuse_failed_verification(report: dict[str, Any] | None, out_dir: Path) -> None:
-    """A set that failed verification is shown and not saved."""
+def _refuse_failed_verification(
+    report: dict[str, Any] | None, out_dir: Path, mt_wording: dict[str, Any] | None = None
+) -> None:
+    """A set that failed verification is shown and not saved. The MT wording filter's warning
+    (no draw within the bound) is printed first, whether the set is refused or not."""
+    if mt_wording and mt_wording["warning"]:
+        click.echo(f"WARNING: {mt_wording['warning']}", err=True)
     if report is not None and not report["ok"]:
         _echo_verification(report, err=True)
         raise click.ClickException(

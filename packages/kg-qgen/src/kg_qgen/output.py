@@ -35,6 +35,8 @@ class BuildResult:
     config: dict[str, Any] = field(default_factory=dict)
     source_questions: list[dict] = field(default_factory=list)
     verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
+    # the MT wording filter's report (kg_qgen.wording_filter.WordingFilterReport), None without MT
+    mt_wording: dict[str, Any] | None = None
 
 
 def _versions() -> dict[str, str]:
@@ -189,6 +191,7 @@ def _manifest(result: BuildResult, files: list[str], meta: dict[str, Any] | None
         "n_facts_forget": len(result.facts_forget),
         "n_facts_retain": len(result.facts_retain),
         "verified": None if result.verification is None else result.verification["ok"],
+        "mt_wording": result.mt_wording,
         "config": result.config,
         "seed": result.config.get("seed"),
         "versions": _versions(),

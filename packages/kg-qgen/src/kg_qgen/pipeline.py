@@ -25,6 +25,7 @@ from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, 
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
+from kg_qgen.wording_filter import Redraw, WordingFilterConfig, filter_wordings
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -50,6 +51,8 @@ class BuildConfig:
             still leave ``per_type`` questions.
         forget_fraction: share of the kept SH target facts that goes to ``facts_forget``.
         match: matcher limits (see :class:`kg_qgen.match.index.MatchConfig`).
+        mt_wording_attempts: MT wording draws tried at most by the adversarial filter
+            (:mod:`kg_qgen.wording_filter`; template generator only).
     """
 
     types: tuple[str, ...] = QUESTION_TYPES
@@ -58,6 +61,7 @@ class BuildConfig:
     oversample: float = 3.0
     forget_fraction: float = 0.5
     match: MatchConfig = field(default_factory=MatchConfig)
+    mt_wording_attempts: int = 128
 
 
 RELATION_LABEL_CHECK = "relation_label"
@@ -120,6 +124,7 @@ def build(
     progress: bool = False,
     strict: bool = False,
     verify: bool = True,
+    mt_wording_attempts: int = 128,
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
 
@@ -128,27 +133,25 @@ def build(
     (:func:`kg_qgen.verify.deterministic.default_checks`), e.g. the LLM checks of
     ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
     multi-hop questions target, so that forgetting an SH fact is tested by multi-hop questions.
-
     Matches that use a relation without a label become ``relation_label`` rejects (never a
     question with a raw id); ``strict=True`` raises :class:`KgQgenInputError` instead when the
-    graph has any such relation. MT is kept in whole yes/no pairs with as many true as false
-    antecedents. ``verify=True`` (default) re-checks the kept set with
-    :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
+    graph has any such relation. MT is kept in whole mirror pairs, its wordings filtered by
+    :mod:`kg_qgen.wording_filter` (``result.mt_wording``). ``verify=True`` (default) re-checks
+    the kept set with :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
     """
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
-    cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg)
+    cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg, mt_wording_attempts)
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
-    records, counts, gen_rejects = _match_and_generate(graph, cfg, gen, unlabeled, progress)
-
+    records, counts, gen_rejects, mt_src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
-
     by_type = _group_by_type(verified, types)
     kept = _select(by_type, types, per_type, seed)
+    mt_wording = _filter_mt(kept, gen, mt_src, graph, checks or (), mt_wording_attempts, seed)
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
 
     questions = [r for t in types for r in kept[t]]
@@ -165,7 +168,53 @@ def build(
         config=config,
         source_questions=list(graph.source_questions),
         verification=verification,
+        mt_wording=mt_wording,
     )
+
+
+def _filter_mt(
+    kept: dict[str, list[dict]],
+    gen: QuestionGenerator,
+    sources: dict[str, tuple[int, Match]],
+    graph: KnowledgeGraph,
+    extra_checks: Sequence[Check],
+    attempts: int,
+    seed: int,
+) -> dict[str, Any] | None:
+    """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
+    the filter's report, None without MT."""
+    if not kept.get("MT"):
+        return None
+    kept["MT"], report = filter_wordings(
+        kept["MT"],
+        _redrawer(gen, sources, graph, kept["MT"]),
+        graph,
+        default_checks(),
+        extra_checks,
+        WordingFilterConfig(max_attempts=attempts),
+        seed=seed,
+    )
+    return report.to_dict()
+
+
+def _redrawer(
+    gen: QuestionGenerator,
+    sources: dict[str, tuple[int, Match]],
+    graph: KnowledgeGraph,
+    records: list[dict],
+) -> Redraw | None:
+    """How to redraw a kept MT record's wording: the generator's ``redraw_wording`` on the
+    match and position the record was generated from; None when the generator has none."""
+    redraw_wording = getattr(gen, "redraw_wording", None)
+    if redraw_wording is None or any(r["id"] not in sources for r in records):
+        return None
+
+    def redraw(record: dict, attempt: int) -> dict:
+        position, match = sources[record["id"]]
+        question, extra = redraw_wording(match, position, graph, attempt)
+        return {**record, **extra, "question": question}
+
+    return redraw
 
 
 def _config_record(
@@ -218,15 +267,17 @@ def _match_and_generate(
     gen: QuestionGenerator,
     unlabeled: dict[str, int],
     progress: bool,
-) -> tuple[list[dict], dict[str, dict[str, Any]], list[Reject]]:
+) -> tuple[list[dict], dict[str, dict[str, Any]], list[Reject], dict[str, tuple[int, Match]]]:
     """Matches (``ceil(per_type * oversample)`` per type) turned into records, per type in
-    order; with the match/generation counts per type and the generation rejects."""
+    order; with the match/generation counts per type, the generation rejects and, for a
+    generator that can redraw wordings, each MT record's (position, match) by id."""
     index = GraphIndex.of(graph)
     want = max(cfg.per_type, int(cfg.per_type * cfg.oversample + 0.999))
     type_cfg = dataclasses.replace(cfg.match, max_matches=want)
     records: list[dict] = []
     counts: dict[str, dict[str, Any]] = {}
     gen_rejects: list[Reject] = []
+    mt_sources: dict[str, tuple[int, Match]] = {}
     for t in tqdm(cfg.types, desc="match+generate", disable=not progress):
         match_stats: Counter[str] = Counter()
         matches = find_matches(index, t, type_cfg, seed=cfg.seed, stats=match_stats)
@@ -242,6 +293,9 @@ def _match_and_generate(
             gen_rejects += failed
         elif matches:
             recs = gen.generate(matches, graph)
+            if t == "MT" and hasattr(gen, "redraw_wording") and len(recs) == len(matches):
+                pairs = enumerate(zip(matches, recs, strict=True))
+                mt_sources = {r["id"]: (i, m) for i, (m, r) in pairs}
         counts[t] = {
             "requested": cfg.per_type,
             "matches": n_found,
@@ -249,7 +303,7 @@ def _match_and_generate(
             "generated": len(recs),
         }
         records += recs
-    return records, counts, gen_rejects
+    return records, counts, gen_rejects, mt_sources
 
 
 def _select(

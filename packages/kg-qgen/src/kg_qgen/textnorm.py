@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -12,8 +13,16 @@ _NON_WORD = re.compile(r"[^0-9a-z]+")
 
 def normalize(text: str) -> str:
     """Lower case, accents stripped, every run of non-alphanumerics -> one space, trimmed."""
-    text = unicodedata.normalize("NFKD", str(text))
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _normalize(str(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _normalize(text: str) -> str:
+    # cached: the checks normalise the same labels for every record, and the MT wording filter
+    # re-checks its redrawn questions many times; ASCII text has nothing to decompose
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
     return _NON_WORD.sub(" ", text.lower()).strip()
 
 

@@ -11,10 +11,16 @@ that marked the negative conditionals and the "not" of the negated ask would tog
 answer (a two-word rule, ``kg_qgen.verify.balance``). Each line of :data:`_WORDINGS` therefore
 words the negative and the positive conditional with the SAME words, only where "not" stands
 differs ("if X is not c, then Y is anything other than v" / "if X is c, then Y is not anything
-other than v"), and the matcher ties a negative question and a positive one whose distractor is
-its candidate (same names) into a mirror pair, asked with the same polarity; the generator draws
-every wording choice once per mirror pair. Within a pair a word is present in the yes item
-exactly when it is present in the no item, so no rule of template words beats chance.
+other than v"), so no template word marks the form.
+
+Every question draws its own wording (its RNG, seeded by the generator with the seed and the
+question's position). In round three a mirror pair (a negative question and the positive one
+whose distractor is its candidate) shared every draw, so a word was in a pair's yes item exactly
+when it was in its no item; that held the two-word rule at chance by construction but kept MT's
+self-BLEU at 0.83 (each item's mate repeated its wording). Independent draws alone would fail
+verify's 0.65 bound most of the time at 60-100 items (the bound sits at the permutation null:
+``benchmarks/kgqgen_short_rule_null.py``), so the build filters them adversarially: it redraws the
+kept MT set's wordings until no one- or two-word rule passes the bound (:mod:`kg_qgen.wording_filter`).
 """
 
 from __future__ import annotations
@@ -25,11 +31,8 @@ from kg_qgen.generate.phrasing import RelationPhrase
 
 __all__ = ["mt_question"]
 
-# leads before the conditional and asks of the last sentence: short and many, drawn once per
-# mirror pair (never "false"/"not": the ask's polarity is its proposition's "is not" alone)
-# leads before the conditional and asks of the last sentence, drawn once per mirror pair: short
-# ones mostly, since every template word is shared with the mate (never "false"/"not": the
-# ask's polarity is its proposition's "is not" alone)
+# leads before the conditional and asks of the last sentence: short and many (never
+# "false"/"not": the ask's polarity is its proposition's "is not" alone)
 _LEADS = (
     "",
     "",
@@ -151,15 +154,8 @@ def mt_question(
     polarity: str,
     candidate_pronoun: str | None,
     rng: random.Random,
-    shared: random.Random | None = None,
 ) -> tuple[str, int]:
-    """(question, frame) for one MT cell (module docs).
-
-    ``shared`` (seeded by the mirror pair: a negative conditional and its mirrored positive,
-    asked alike) draws every wording choice, so the two questions differ only in their
-    subjects and where "not" stands in the conditional; ``rng`` is used when none is given.
-    """
-    rng = shared or rng  # every draw is shared by the mirror pair (see module docs)
+    """(question, frame) for one MT cell (module docs); ``rng`` draws every wording choice."""
     wording = rng.randrange(len(_WORDINGS))
     frame = rng.randrange(len(_FRAMES))
     ask = rng.choice(_ASKS)

@@ -85,23 +85,32 @@ class TemplateGenerator:
         counters: dict[str, int] = {}
         records = []
         for i, m in enumerate(matches):
-            rng = random.Random(f"{self.seed}:{m.type}:{i}")
-            if m.type == "MT":
-                # a mirror pair (a negative question and the positive one whose distractor is
-                # its candidate: same slot and ask) shares every wording draw, so a template
-                # word is in its yes item exactly when it is in its no item
-                rels = ":".join(p.relation for p in m.premises[:2])
-                mirror = f"{m.extra.get('slot', i)}:{m.extra['polarity']}"
-                quad = random.Random(f"{self.seed}:MT:{rels}:{mirror}")
-                question, frame, extra = _mt(m, graph, index, rng, quad)
-            else:
-                question, frame, extra = get_question_type(m.type).template(m, graph, index, rng)
+            question, extra = self._question(m, i, graph, index, 0)
             n = counters.get(m.type, 0)
             counters[m.type] = n + 1
-            extra = {"generator": self.name, "template": f"{m.type}/{frame}", **extra}
-            question = capitalize_sentences(question, _names(m, graph, index))
             records.append(make_record(m, graph, question, f"{m.type}-{n:06d}", extra=extra))
         return records
+
+    def redraw_wording(
+        self, match: Match, position: int, graph: KnowledgeGraph, attempt: int
+    ) -> tuple[str, dict[str, Any]]:
+        """The question text and template keys of ``match`` (``position`` in the list given to
+        :meth:`generate`) with wording draw ``attempt``: 0 is :meth:`generate`'s own, every other
+        attempt draws from an RNG seeded with (seed, type, position, attempt). The build redraws
+        the kept MT wordings with it (:mod:`kg_qgen.wording_filter`); the content is unchanged."""
+        return self._question(match, position, graph, GraphIndex.of(graph), attempt)
+
+    def _question(
+        self, m: Match, i: int, graph: KnowledgeGraph, index: GraphIndex, attempt: int
+    ) -> tuple[str, dict[str, Any]]:
+        # every question draws its own wording, MT included: an MT item and its mirror mate
+        # (same names, opposite answers) are worded independently, and the build's adversarial
+        # filter keeps a draw of the MT set that no one- or two-word rule reads
+        key = f"{self.seed}:{m.type}:{i}" + (f":redraw:{attempt}" if attempt else "")
+        rng = random.Random(key)
+        question, frame, extra = get_question_type(m.type).template(m, graph, index, rng)
+        extra = {"generator": self.name, "template": f"{m.type}/{frame}", **extra}
+        return capitalize_sentences(question, _names(m, graph, index)), extra
 
 
 TemplateGenerator.config_cls = TemplateGenerator
@@ -288,13 +297,7 @@ def _lower_first(text: str, name: str = "") -> str:
     return text
 
 
-def _mt(
-    m: Match,
-    g: KnowledgeGraph,
-    idx: GraphIndex,
-    rng: random.Random,
-    quad: random.Random | None = None,
-) -> Built:
+def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f1, f2 = m.premises[0], m.premises[1]
     q, frame = mt_question(
         p1=_rel(g, f1.relation),
@@ -306,7 +309,6 @@ def _mt(
         polarity=m.extra["polarity"],
         candidate_pronoun=pronoun(idx, m.extra["candidate"]),
         rng=rng,
-        shared=quad or rng,
     )
     return q, frame, {}
 

@@ -18,10 +18,11 @@ answered by affirming a true antecedent. The ask is about A's proposition in the
 plain ("... the r1 of s is c?") or negated ("... the r1 of s is not c?"). Answer = "yes" exactly
 when (form is negative) != (ask is negated). Each chain gives a negative question and (when a
 distractor exists) a positive one; along each (relation pair, form) the ask alternates plain /
-negated, and ``slot`` numbers the four cells of a relation pair into quads that the generator
-words alike and the sampler keeps whole, so relation words say nothing about the answer, and the generator draws the wording of the conditional and the ask
-from several paraphrases that share their words across forms, so no word or word pair does
-either (``kg_qgen.verify.balance`` measures it). (Round one asked both polarities of a chain as a
+negated, and ``slot`` numbers the four cells of a relation pair into quads that the sampler
+keeps whole, so names and relation words say nothing about the answer. Each question draws its
+own wording of the conditional and the ask from paraphrases that share their words across forms,
+and the build filters the kept set's draws adversarially (``kg_qgen.wording_filter``) so that no
+word or word pair reads the answer either (``kg_qgen.verify.balance`` measures it). (Round one asked both polarities of a chain as a
 pair; a pair's two questions are near copies, which kept MT's self-BLEU at 0.92 or more.)
 
 Only chains whose second hop identifies its subject are used (a negative form must be possible),

@@ -45,9 +45,20 @@ __all__ = [
 @dataclass
 class CueResult:
     accuracy: float
-    cue: str
+    cue: str  # the word or bigram ("w"), two words ("w1 ^ w2"), or "" (the majority answer)
     rule: str  # e.g. "present -> yes", "'a' flipped by 'b' -> yes"
     n: int
+
+    def predicts(self, question: str) -> str | None:
+        """The answer this yes/no rule gives for ``question`` (None for the constant guess)."""
+        if not self.cue:
+            return None
+        fires = self.rule.endswith("-> yes")
+        if " ^ " in self.cue:  # w1 XOR w2 (words)
+            a, b = self.cue.split(" ^ ")
+            words = set(_words(question))
+            return "yes" if ((a in words) != (b in words)) == fires else "no"
+        return "yes" if (self.cue in _cues(question)) == fires else "no"
 
 
 def _words(question: str) -> list[str]:

@@ -1,0 +1,211 @@
+"""MT wordings: each question draws its own, and the build filters the kept set's draws
+adversarially (kg_qgen.wording_filter) so that no one- or two-word rule reads yes/no."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import kg_qgen
+import pytest
+from click.testing import CliRunner
+from kg_qgen import build, save
+from kg_qgen.cli import cli
+from kg_qgen.generate.template import TemplateGenerator
+from kg_qgen.match.index import GraphIndex, MatchConfig
+from kg_qgen.match.registry import find_matches
+from kg_qgen.textnorm import normalize
+from kg_qgen.verify.balance import best_short_rule
+from kg_qgen.verify.base import Reject
+from kg_qgen.wording_filter import WordingFilterConfig, filter_wordings
+
+OUTPUT_FILES = (
+    "questions.jsonl",
+    "rejects.jsonl",
+    "facts_forget.jsonl",
+    "facts_retain.jsonl",
+    "verify_report.json",
+    "manifest.json",
+)
+
+
+@pytest.fixture(scope="module")
+def builtin() -> kg_qgen.KnowledgeGraph:
+    return kg_qgen.load_source("builtin")
+
+
+@pytest.fixture(scope="module")
+def builtin_mt(builtin):
+    return build(builtin, types=("MT",), per_type=100, seed=0)
+
+
+def _items(answers: list[str], word_for_yes: str) -> list[dict]:
+    """Yes/no records (``answers`` alternate) whose question carries ``word_for_yes`` in every yes
+    item (a perfect cue) when it is set; else a word that a yes item and its no neighbour share."""
+    out = []
+    for k, a in enumerate(answers):
+        cue = word_for_yes if (word_for_yes and a == "yes") else _noise(k)
+        out.append({"id": f"MT-{k:06d}", "type": "MT", "question": f"Is {cue} here?", "answer": a})
+    return out
+
+
+def _noise(k: int) -> str:
+    return ("alpha", "beta")[(k // 2) % 2]
+
+
+def test_filter_keeps_the_first_draw_within_the_bound():
+    answers = ["yes", "no"] * 40
+    first = _items(answers, "zebra")  # "zebra" present -> yes: accuracy 1.0
+    calls = []
+
+    def redraw(record: dict, attempt: int) -> dict:
+        calls.append(attempt)
+        k = int(record["id"][3:])
+        word = "zebra" if attempt < 3 else ("alpha", "beta", "gamma", "delta")[(k // 2) % 4]
+        if attempt < 3 and record["answer"] == "no":
+            word = _noise(k)
+        return {**record, "question": f"Is {word} here?"}
+
+    kept, report = filter_wordings(first, redraw, None, checks=())
+    assert report.kept_attempt == 3 and report.attempts == 4 and report.passed
+    assert report.accuracies[:3] == [1.0, 1.0, 1.0] and report.accuracies[3] <= 0.65
+    assert report.warning is None and report.judged and report.redraws
+    assert sorted(set(calls)) == [1, 2, 3]  # every kept question redrawn per attempt, no more
+    assert [r["id"] for r in kept] == [r["id"] for r in first]  # same records, same order
+    assert (
+        report.accuracy
+        == best_short_rule([r["question"] for r in kept], [r["answer"] for r in kept]).accuracy
+    )
+
+
+def test_filter_that_never_passes_keeps_the_lowest_draw_and_says_so():
+    answers = ["yes", "no"] * 40
+    first = _items(answers, "zebra")
+
+    def redraw(record: dict, attempt: int) -> dict:
+        # attempt 2 has "zebra" in half of its yes items (0.75 at least), the others in all
+        k = int(record["id"][3:])
+        cued = record["answer"] == "yes" and (attempt != 2 or k % 4 == 0)
+        return {**record, "question": f"Is {'zebra' if cued else _noise(k)} here?"}
+
+    kept, report = filter_wordings(first, redraw, None, (), cfg=WordingFilterConfig(max_attempts=5))
+    assert report.attempts == 5 and not report.passed
+    assert report.accuracies[:2] == [1.0, 1.0] and report.accuracies[2] < 1.0
+    assert report.accuracy == min(report.accuracies) >= 0.75
+    assert report.kept_attempt == report.accuracies.index(report.accuracy)
+    assert "none of 5 wording draws" in report.warning and "verify fails" in report.warning
+    assert (
+        report.accuracy
+        == best_short_rule([r["question"] for r in kept], [r["answer"] for r in kept]).accuracy
+    )
+
+
+def test_a_redraw_failing_a_check_keeps_its_first_wording():
+    answers = ["yes", "no"] * 40
+    first = _items(answers, "")
+
+    class NoGamma:
+        name = "no_gamma"
+
+        def __call__(self, records, graph):
+            return [Reject(r, self.name, "gamma") for r in records if "gamma" in r["question"]]
+
+    def redraw(record: dict, attempt: int) -> dict:
+        k = int(record["id"][3:])
+        return {**record, "question": f"Is {'gamma' if k < 6 else 'delta'} here {attempt}?"}
+
+    # the first draw passes: nothing is redrawn
+    kept, report = filter_wordings(first, redraw, None, [NoGamma()])
+    assert kept == first and report.attempts == 1 and report.reverted == 0
+    # a cued first draw: the redraw is kept, but its six "gamma" questions keep their wording
+    first = _items(answers, "zebra")
+    kept, report = filter_wordings(first, redraw, None, [NoGamma()])
+    assert report.kept_attempt == 1 and report.reverted == 6
+    assert kept[:6] == first[:6] and all("delta" in r["question"] for r in kept[6:])
+
+
+def test_mirror_mates_draw_their_own_wording(builtin_mt):
+    mt = [q for q in builtin_mt.questions if q["type"] == "MT"]
+    pairs: dict[tuple, list[dict]] = {}
+    for q in mt:
+        rels = tuple(p["relation"] for p in q["premises"][:2])
+        pairs.setdefault((rels, q["slot"], q["polarity"]), []).append(q)
+    mates = [p for p in pairs.values() if len(p) == 2]
+    assert len(mates) * 2 == len(mt) >= 60
+    names = {w for q in mt for w in normalize(" ".join(_names(q))).split()}
+    same = 0
+    for a, b in mates:
+        assert {a["answer"], b["answer"]} == {"yes", "no"}  # the content stays mirrored
+        wa = Counter(w for w in normalize(a["question"]).split() if w not in names)
+        wb = Counter(w for w in normalize(b["question"]).split() if w not in names)
+        same += wa == wb
+    assert same <= len(mates) // 4, (same, len(mates))  # round three: every pair the same
+
+
+def _names(q: dict) -> list[str]:
+    return [x for p in q["premises"] for x in (p["subject"], p["object"])]
+
+
+def test_build_reports_the_filter_and_passes_the_bound(builtin_mt):
+    rep = builtin_mt.mt_wording
+    mt = [q for q in builtin_mt.questions if q["type"] == "MT"]
+    assert rep["n"] == len(mt) >= 60 and rep["redraws"] and rep["max_attempts"] == 128
+    assert rep["passed"] and rep["warning"] is None and rep["judged"]
+    assert rep["attempts"] == len(rep["accuracies"]) == rep["kept_attempt"] + 1
+    assert all(a > 0.65 for a in rep["accuracies"][:-1]) and rep["accuracies"][-1] <= 0.65
+    rule = best_short_rule([q["question"] for q in mt], [q["answer"] for q in mt])
+    assert rule.accuracy == pytest.approx(rep["accuracy"]) and rule.accuracy <= 0.65
+    assert builtin_mt.verification["ok"]
+    assert builtin_mt.verification["set_checks"]["mt_balance"]["cue"]["accuracy"] == rule.accuracy
+
+
+def test_redraw_zero_is_the_generated_wording_and_others_differ(builtin):
+    gen = TemplateGenerator(seed=3)
+    matches = find_matches(GraphIndex.of(builtin), "MT", MatchConfig(max_matches=40), seed=3)
+    records = gen.generate(matches, builtin)
+    for i in (0, 7, len(matches) - 1):
+        assert gen.redraw_wording(matches[i], i, builtin, 0)[0] == records[i]["question"]
+    redrawn = [gen.redraw_wording(m, i, builtin, 5)[0] for i, m in enumerate(matches)]
+    assert sum(q != r["question"] for q, r in zip(redrawn, records, strict=True)) > len(records) / 2
+    assert redrawn == [gen.redraw_wording(m, i, builtin, 5)[0] for i, m in enumerate(matches)]
+
+
+def test_same_seed_gives_byte_identical_output(builtin, tmp_path):
+    outs = []
+    for k in range(2):
+        result = build(builtin, per_type=60, seed=4)
+        outs.append(save(result, tmp_path / f"set{k}"))
+    assert result.mt_wording["n"] > 0
+    for name in OUTPUT_FILES:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    manifest = json.loads((outs[0] / "manifest.json").read_text())
+    assert manifest["mt_wording"] == result.mt_wording
+    assert manifest["config"]["mt_wording_attempts"] == 128
+
+
+def test_cli_prints_the_filter_and_warns_when_it_misses(tmp_path):
+    # a tiny MT set (the fixture KB): no draw gets the rule near 0.65, so the build warns on
+    # stderr, and saves (n < 60 is not judged)
+    from pathlib import Path
+
+    kb = Path(__file__).resolve().parent / "fixtures" / "mini_kb.json"
+    out = tmp_path / "mini"
+    args = [
+        "build",
+        "--source",
+        "builtin",
+        "--input",
+        str(kb),
+        "--per-type",
+        "4",
+        "--out",
+        str(out),
+    ]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    rep = manifest["mt_wording"]
+    assert rep is not None and rep["n"] > 0 and not rep["judged"]
+    assert "MT wording: draw " in result.stdout
+    if not rep["passed"]:
+        assert f"WARNING: {rep['warning']}" in result.stderr and "does not judge" in rep["warning"]
