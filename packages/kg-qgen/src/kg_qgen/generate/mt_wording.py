@@ -190,8 +190,10 @@ def _consequent_subject(
     ref = rng.randrange(4)
     that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
     b_first = _FRAMES[frame].index("{b}") < _FRAMES[frame].index("{a}")
-    if p2.inverse or p1.inverse or b_first:
-        return p2.np(thing)  # the consequent comes first: no pronoun before its antecedent
+    if not p2.plain or not p1.plain or b_first:
+        # the consequent comes first (no pronoun before its antecedent), or a relation whose
+        # object is named by a phrase ("the city where X is located"): no "its <noun>" reads
+        return p2.np(thing)
     if ref == 0 and candidate_pronoun is not None and rng.random() < 0.5:
         return f"{candidate_pronoun} {p2.noun}"
     if ref == 1 and rng.random() < 0.5:
