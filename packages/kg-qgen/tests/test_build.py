@@ -1,5 +1,4 @@
 import json
-import time
 from pathlib import Path
 
 import kg_qgen
@@ -60,12 +59,11 @@ def test_same_seed_same_output_different_seed_differs(mini_kb):
     assert a.questions != c.questions
 
 
-def test_mquake_hard_dev_all_types_fast_and_leak_free(mquake_hard_dev, mquake_per_type):
-    t0 = time.perf_counter()
+def test_mquake_hard_dev_all_types_leak_free(mquake_hard_dev, mquake_per_type):
+    # its speed is measured by benchmarks/kgqgen_build_time.py, not asserted here: a wall-clock
+    # bound in a unit test fails on a loaded machine and says nothing on a fast one
     graph = kg_qgen.load_source("mquake", mquake_hard_dev)
     result = build(graph, per_type=mquake_per_type, seed=0)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 60, elapsed
     for t in QUESTION_TYPES:
         kept = result.counts[t]["kept"]
         assert kept == mquake_per_type or t in result.shortfall, (t, result.counts[t])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 
 import kg_qgen
 import pytest
@@ -28,10 +27,8 @@ PERSON_ITS = "its country of citizenship"
 
 @pytest.fixture(scope="module")
 def mquake_build(mquake_hard_dev, mquake_per_type):
-    t0 = time.perf_counter()
     graph = kg_qgen.load_source("mquake", mquake_hard_dev)
-    result = build(graph, per_type=mquake_per_type, seed=0)
-    return graph, result, time.perf_counter() - t0
+    return graph, build(graph, per_type=mquake_per_type, seed=0)
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +63,9 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
             assert q["options"] == []
 
 
-def test_mquake_dev_all_types_verified_fast(mquake_build, mquake_per_type):
-    graph, result, elapsed = mquake_build
-    assert elapsed < 30, elapsed
+def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
+    # build time: benchmarks/kgqgen_build_time.py (not a wall-clock bound in a unit test)
+    graph, result = mquake_build
     # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
     # of 100 on the full file (the test slice fills its 12)
     expected = {
@@ -90,7 +87,7 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
 
     from kg_qgen.stats import self_bleu
 
-    graph, result, _ = mquake_build
+    graph, result = mquake_build
     by_type: dict[str, list[dict]] = {}
     for q in result.questions:
         by_type.setdefault(q["type"], []).append(q)
@@ -114,7 +111,7 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
 
 
 def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build, mquake_per_type):
-    for _graph, result in (mquake_build[:2], builtin_build):
+    for _graph, result in (mquake_build, builtin_build):
         mt = [q for q in result.questions if q["type"] == "MT"]
         assert len(mt) >= (50 if result is builtin_build[1] else min(50, mquake_per_type))
         if len(mt) >= 50:  # below that any two-word rule fits by chance (verify: from 60)

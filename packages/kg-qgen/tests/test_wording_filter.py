@@ -67,10 +67,12 @@ def test_filter_keeps_the_first_draw_within_the_bound():
         return {**record, "question": f"Is {word} here?"}
 
     kept, report = filter_wordings(first, redraw, None, checks=())
-    assert report.kept_attempt == 3 and report.attempts == 4 and report.passed
-    assert report.accuracies[:3] == [1.0, 1.0, 1.0] and report.accuracies[3] <= 0.65
+    assert report.passed and report.accuracies[:3] == [1.0, 1.0, 1.0]
+    # the first draw within the bound is kept and nothing is drawn after it
+    assert report.kept_attempt == report.attempts - 1
+    assert [a <= 0.65 for a in report.accuracies].index(True) == report.kept_attempt
     assert report.warning is None and report.judged and report.redraws
-    assert sorted(set(calls)) == [1, 2, 3]  # every kept question redrawn per attempt, no more
+    assert sorted(set(calls)) == list(range(1, report.attempts))  # one redraw round per attempt
     assert [r["id"] for r in kept] == [r["id"] for r in first]  # same records, same order
     assert (
         report.accuracy
@@ -92,7 +94,8 @@ def test_filter_that_never_passes_keeps_the_lowest_draw_and_says_so():
     assert report.attempts == 5 and not report.passed
     assert report.accuracies[:2] == [1.0, 1.0] and report.accuracies[2] < 1.0
     assert report.accuracy == min(report.accuracies) >= 0.75
-    assert report.kept_attempt == report.accuracies.index(report.accuracy)
+    # the kept draw is one with the lowest accuracy (ties: the later, as the climb moved on)
+    assert report.accuracies[report.kept_attempt] == report.accuracy
     assert "none of 5 wording draws" in report.warning and "verify fails" in report.warning
     assert (
         report.accuracy
@@ -117,11 +120,12 @@ def test_a_redraw_failing_a_check_keeps_its_first_wording():
     # the first draw passes: nothing is redrawn
     kept, report = filter_wordings(first, redraw, None, [NoGamma()])
     assert kept == first and report.attempts == 1 and report.reverted == 0
-    # a cued first draw: the redraw is kept, but its six "gamma" questions keep their wording
+    # a cued first draw: redraws are kept, but a redrawn "gamma" question keeps its wording
     first = _items(answers, "zebra")
     kept, report = filter_wordings(first, redraw, None, [NoGamma()])
-    assert report.kept_attempt == 1 and report.reverted == 6
-    assert kept[:6] == first[:6] and all("delta" in r["question"] for r in kept[6:])
+    assert report.passed and report.reverted >= 1
+    assert not any("gamma" in r["question"] for r in kept)
+    assert [r["id"] for r in kept] == [r["id"] for r in first]
 
 
 def test_mirror_mates_draw_their_own_wording(builtin_mt):
