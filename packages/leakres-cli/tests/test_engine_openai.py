@@ -25,8 +25,10 @@ from leakres_cli.main import cli
 SERVE = f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
 ARGS = [
     "run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8", "--sh-pool", "24",
-    "--attacks", "probab,focus_on_key", "--seed", "0",
+    "--attacks", "probab,focus_on_key", "--seed", "2",
 ]  # fmt: skip
+# seed 2: GA's one step on these 4 facts unlearns 3 questions (S_suc SH 1, HS 2) on the built-in
+# knowledge base since its round-four audit; seed 0 now leaves S_suc empty (no attack to test)
 
 
 def _cell(out: Path, name: str) -> dict:
@@ -106,15 +108,15 @@ def test_attacks_went_through_the_server(served_run: Path) -> None:
     results = json.loads((out / "results.json").read_text())
     probab = _cell(out, "ga/attack-probab")
     focus = _cell(out, "ga/attack-focus_on_key")
-    for payload in (probab, focus):
-        assert payload["settings"]["engine"]["engine"] == "openai"
     attacked = list(probab["responses"])
-    assert attacked == list(focus["responses"])
-    assert set(attacked) <= set(_cell(out, "base")["answers"])
     if not attacked:
         pytest.fail(
             f"S_suc is empty ({results['methods']['ga']['s_suc']}): no attack was exercised"
         )
+    for payload in (probab, focus):
+        assert payload["settings"]["engine"]["engine"] == "openai"
+    assert attacked == list(focus["responses"])
+    assert set(attacked) <= set(_cell(out, "base")["answers"])
     assert all(len(r) == 5 for r in probab["responses"].values())  # ProbabConfig.num_samples
     assert probab["settings"]["temperature"] == 0.8 and probab["settings"]["top_p"] == 0.95
     # FocusOnKey: keys from theta_p in-process, the greedy answer from the ga server == in-process
