@@ -7,6 +7,8 @@ A name takes "the" when (after normalisation, a leading "the" already written as
   Netherlands, unions, oceans, leagues, bands known with "the", ...);
 * it is "<institution word> of ..." ("Republic of Ireland", "University of Oxford", "Kingdom of
   Denmark"): the first word is in :data:`OF_HEADS`;
+* it is a state's formal name: a polity word ("Republic", "Federation", "States", ...) last or
+  before "of" ("French Republic", "United Mexican States", "People's Republic of China");
 * it names a team or a group (class from :mod:`kg_qgen.semantics.classes`) and ends in a plural
   word ("Golden State Warriors", "Chicago Bulls"), not a club name such as "Manchester United F.C.".
 
@@ -71,6 +73,9 @@ OF_HEADS = frozenset(
         "democratic",
     }
 )
+_POLITY_WORDS = frozenset(
+    {"republic", "federation", "kingdom", "states", "emirates", "union", "commonwealth"}
+)
 _PLURAL_CLASSES = {"team", "group"}
 _NOT_PLURAL = re.compile(r"(ss|us|is|ys|'s)$")
 
@@ -91,6 +96,11 @@ def needs_article(label: str, entity_class: str = "thing") -> bool:
         return True
     words = norm.split()
     if len(words) >= 3 and words[0] in OF_HEADS and "of" in words[1:3]:
+        return True
+    # a state's formal name: "the French Republic", "the Russian Federation", "the United Mexican
+    # States", "the People's Republic of China" (the polity word last, or before "of")
+    polity = [i for i, w in enumerate(words) if w in _POLITY_WORDS]
+    if len(words) >= 2 and any(i == len(words) - 1 or words[i + 1] == "of" for i in polity):
         return True
     last = label.split()[-1]
     return (
