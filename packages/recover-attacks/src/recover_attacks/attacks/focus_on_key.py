@@ -98,12 +98,20 @@ def answer_logprobs(
     logits = _logits_at(model, ids.to(device), mask.to(device), keep)
     if logits.shape[1] != len(keep):  # a model that ignores logits_to_keep: every position
         first = 0
+    return _answer_sums(logits, ids, lengths, answer_len, first)
+
+
+def _answer_sums(
+    logits: torch.Tensor, ids: torch.Tensor, lengths: list[int], answer_len: int, first: int
+) -> torch.Tensor:
+    """Per row, the summed log-probability of its last ``answer_len`` tokens, from ``logits``
+    kept from position ``first`` on (right-padded ``ids``, real lengths ``lengths``)."""
     logp = torch.log_softmax(logits.float(), dim=-1)
+    device = logp.device
     totals = []
     for i, n in enumerate(lengths):
         positions = torch.arange(n - answer_len - 1 - first, n - 1 - first, device=device)
-        targets = ids[i, n - answer_len : n].to(device)
-        totals.append(logp[i, positions, targets].sum())
+        totals.append(logp[i, positions, ids[i, n - answer_len : n].to(device)].sum())
     return torch.stack(totals).cpu()
 
 
@@ -167,12 +175,7 @@ def answer_logprobs_after_prefix(
         use_cache=True,
         logits_to_keep=torch.arange(first, width - 1, device=device),
     ).logits
-    logp = torch.log_softmax(logits.float(), dim=-1)
-    totals = []
-    for i, n in enumerate(lengths):
-        positions = torch.arange(n - answer_len - 1 - first, n - 1 - first, device=device)
-        totals.append(logp[i, positions, ids[i, n - answer_len : n].to(device)].sum())
-    return torch.stack(totals).cpu()
+    return _answer_sums(logits, ids, lengths, answer_len, first)
 
 
 def token_contributions(
