@@ -81,6 +81,14 @@ def cli() -> None:
 @click.option("--forget-fraction", type=click.FloatRange(0, 1), default=0.5, show_default=True)
 @click.option("--max-per-target", type=click.IntRange(min=1), default=2, show_default=True)
 @click.option(
+    "--wording-draws",
+    type=click.IntRange(min=1),
+    default=16,
+    show_default=True,
+    help="Wordings drawn per kept question; the one sharing the fewest n-grams with the rest of "
+    "the set is kept (template generator; 1 keeps each question's first draw).",
+)
+@click.option(
     "--overwrite",
     is_flag=True,
     help="Replace a previous kg-qgen build: only the files the build wrote; review.sqlite (kept, or "
@@ -106,6 +114,7 @@ def build_cmd(
     oversample: float,
     forget_fraction: float,
     max_per_target: int,
+    wording_draws: int,
     overwrite: bool,
     verify: bool,
     **llm: Any,
@@ -140,6 +149,7 @@ def build_cmd(
         progress=True,
         strict=strict,
         verify=verify,
+        wording_draws=wording_draws,
     )
     _refuse_failed_verification(result.verification, out_dir, result.mt_wording)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
@@ -166,6 +176,10 @@ def _echo_build_summary(
         )
     for t, why in result.shortfall.items():
         click.echo(f"shortfall {t}: {why}")
+    if result.wording_variety is not None:
+        from kg_qgen.wording_variety import VarietyReport
+
+        click.echo(VarietyReport(**result.wording_variety).line())
     if result.mt_wording is not None:
         from kg_qgen.wording_filter import WordingFilterReport
 

@@ -37,6 +37,8 @@ class BuildResult:
     verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
     # the MT wording filter's report (kg_qgen.wording_filter.WordingFilterReport), None without MT
     mt_wording: dict[str, Any] | None = None
+    # the wording choice's report (kg_qgen.wording_variety.VarietyReport)
+    wording_variety: dict[str, Any] | None = None
 
 
 def _versions() -> dict[str, str]:
@@ -192,6 +194,7 @@ def _manifest(result: BuildResult, files: list[str], meta: dict[str, Any] | None
         "n_facts_retain": len(result.facts_retain),
         "verified": None if result.verification is None else result.verification["ok"],
         "mt_wording": result.mt_wording,
+        "wording_variety": result.wording_variety,
         "config": result.config,
         "seed": result.config.get("seed"),
         "versions": _versions(),

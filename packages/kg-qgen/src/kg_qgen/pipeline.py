@@ -26,6 +26,7 @@ from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
 from kg_qgen.wording_filter import Redraw, WordingFilterConfig, filter_wordings
+from kg_qgen.wording_variety import VarietyConfig, vary_wordings
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -53,6 +54,9 @@ class BuildConfig:
         match: matcher limits (see :class:`kg_qgen.match.index.MatchConfig`).
         mt_wording_attempts: MT wording draws tried at most by the adversarial filter
             (:mod:`kg_qgen.wording_filter`; template generator only).
+        wording_draws: wordings drawn per kept question, the one sharing the fewest n-grams
+            with the rest of the set kept (:mod:`kg_qgen.wording_variety`; template generator
+            only; 1 keeps the generation's own).
     """
 
     types: tuple[str, ...] = QUESTION_TYPES
@@ -62,6 +66,7 @@ class BuildConfig:
     forget_fraction: float = 0.5
     match: MatchConfig = field(default_factory=MatchConfig)
     mt_wording_attempts: int = 128
+    wording_draws: int = 16
 
 
 RELATION_LABEL_CHECK = "relation_label"
@@ -125,6 +130,7 @@ def build(
     strict: bool = False,
     verify: bool = True,
     mt_wording_attempts: int = 128,
+    wording_draws: int = 16,
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
 
@@ -136,22 +142,27 @@ def build(
     Matches that use a relation without a label become ``relation_label`` rejects (never a
     question with a raw id); ``strict=True`` raises :class:`KgQgenInputError` instead when the
     graph has any such relation. MT is kept in whole mirror pairs, its wordings filtered by
-    :mod:`kg_qgen.wording_filter` (``result.mt_wording``). ``verify=True`` (default) re-checks
+    :mod:`kg_qgen.wording_filter` (``result.mt_wording``), after every kept question's wording
+    is chosen among ``wording_draws`` draws for variety (:mod:`kg_qgen.wording_variety`,
+    ``result.wording_variety``). ``verify=True`` (default) re-checks
     the kept set with :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
     """
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
-    cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg, mt_wording_attempts)
+    cfg = BuildConfig(
+        types, per_type, seed, oversample, forget_fraction, mcfg, mt_wording_attempts, wording_draws
+    )
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
-    records, counts, gen_rejects, mt_src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
+    records, counts, gen_rejects, src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
     kept = _select(by_type, types, per_type, seed)
-    mt_wording = _filter_mt(kept, gen, mt_src, graph, checks or (), mt_wording_attempts, seed)
+    variety = _vary(kept, types, gen, src, graph, checks or (), wording_draws, seed)
+    mt_wording = _filter_mt(kept, gen, src, graph, checks or (), mt_wording_attempts, seed)
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
 
     questions = [r for t in types for r in kept[t]]
@@ -169,7 +180,36 @@ def build(
         source_questions=list(graph.source_questions),
         verification=verification,
         mt_wording=mt_wording,
+        wording_variety=variety,
     )
+
+
+def _vary(
+    kept: dict[str, list[dict]],
+    types: tuple[str, ...],
+    gen: QuestionGenerator,
+    sources: dict[str, tuple[int, Match]],
+    graph: KnowledgeGraph,
+    extra_checks: Sequence[Check],
+    draws: int,
+    seed: int,
+) -> dict[str, Any]:
+    """The kept set is final: choose every question's wording for variety across the whole set
+    (content unchanged) in ``kept``, in place; the report."""
+    records = [r for t in types for r in kept[t]]
+    varied, report = vary_wordings(
+        records,
+        _redrawer(gen, sources, graph, records),
+        graph,
+        default_checks(),
+        extra_checks,
+        VarietyConfig(draws=draws),
+        seed=seed,
+    )
+    by_id = {r["id"]: r for r in varied}
+    for t in types:
+        kept[t] = [by_id[r["id"]] for r in kept[t]]
+    return report.to_dict()
 
 
 def _filter_mt(
@@ -203,7 +243,7 @@ def _redrawer(
     graph: KnowledgeGraph,
     records: list[dict],
 ) -> Redraw | None:
-    """How to redraw a kept MT record's wording: the generator's ``redraw_wording`` on the
+    """How to redraw a kept record's wording: the generator's ``redraw_wording`` on the
     match and position the record was generated from; None when the generator has none."""
     redraw_wording = getattr(gen, "redraw_wording", None)
     if redraw_wording is None or any(r["id"] not in sources for r in records):
@@ -270,14 +310,14 @@ def _match_and_generate(
 ) -> tuple[list[dict], dict[str, dict[str, Any]], list[Reject], dict[str, tuple[int, Match]]]:
     """Matches (``ceil(per_type * oversample)`` per type) turned into records, per type in
     order; with the match/generation counts per type, the generation rejects and, for a
-    generator that can redraw wordings, each MT record's (position, match) by id."""
+    generator that can redraw wordings, each record's (position, match) by id."""
     index = GraphIndex.of(graph)
     want = max(cfg.per_type, int(cfg.per_type * cfg.oversample + 0.999))
     type_cfg = dataclasses.replace(cfg.match, max_matches=want)
     records: list[dict] = []
     counts: dict[str, dict[str, Any]] = {}
     gen_rejects: list[Reject] = []
-    mt_sources: dict[str, tuple[int, Match]] = {}
+    sources: dict[str, tuple[int, Match]] = {}
     for t in tqdm(cfg.types, desc="match+generate", disable=not progress):
         match_stats: Counter[str] = Counter()
         matches = find_matches(index, t, type_cfg, seed=cfg.seed, stats=match_stats)
@@ -293,9 +333,9 @@ def _match_and_generate(
             gen_rejects += failed
         elif matches:
             recs = gen.generate(matches, graph)
-            if t == "MT" and hasattr(gen, "redraw_wording") and len(recs) == len(matches):
+            if hasattr(gen, "redraw_wording") and len(recs) == len(matches):
                 pairs = enumerate(zip(matches, recs, strict=True))
-                mt_sources = {r["id"]: (i, m) for i, (m, r) in pairs}
+                sources.update({r["id"]: (i, m) for i, (m, r) in pairs})
         counts[t] = {
             "requested": cfg.per_type,
             "matches": n_found,
@@ -303,7 +343,7 @@ def _match_and_generate(
             "generated": len(recs),
         }
         records += recs
-    return records, counts, gen_rejects, mt_sources
+    return records, counts, gen_rejects, sources
 
 
 def _select(
