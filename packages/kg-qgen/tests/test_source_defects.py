@@ -151,3 +151,23 @@ def test_subject_labels_that_name_many_things_are_not_asked():
     result = build(g, types=("SH", "CC"), per_type=10, seed=0)
     asked = {q["target"]["subject"] for q in result.questions}
     assert "1" not in asked and "center" not in asked and "point guard" in asked
+
+
+def test_a_persons_relation_is_not_asked_of_a_non_person():
+    """MQuAKE gives the University of Coimbra a country of citizenship; the graph takes it for
+    an organisation (its P31), so the fact is refused; a subject with nothing but the fact is
+    taken for a person and asked."""
+    g = KnowledgeGraph()
+    g.add_relation("P27", "country of citizenship")
+    g.add_relation("P31", "instance of")
+    g.add_entity("Q3918", "university")
+    g.add_fact("coimbra_uni", "P27", "portugal")
+    g.add_fact("coimbra_uni", "P31", "Q3918")
+    g.add_fact("pessoa", "P27", "portugal")
+    idx = GraphIndex.build(g)
+    assert idx.entity_class("pessoa") == "person"
+    assert idx.entity_class("coimbra_uni") != "person"
+    assert "only a person has" in (idx.fact_problem("coimbra_uni", "P27", "portugal") or "")
+    assert idx.fact_problem("pessoa", "P27", "portugal") is None
+    sh = find_matches(idx, "SH", MatchConfig(), seed=0)
+    assert {m.target.subject for m in sh} == {"pessoa"}

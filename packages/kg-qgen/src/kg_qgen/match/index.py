@@ -22,6 +22,7 @@ from kg_qgen.semantics.source_defects import (
     CONTAINMENT,
     containment_problem,
     label_problem,
+    person_problem,
     sport_problem,
 )
 from kg_qgen.textnorm import long_tokens, normalize
@@ -152,6 +153,8 @@ class GraphIndex:
             )
             if why is None:
                 why = label_problem(self.graph.label(subject), self.entity_class(subject), relation)
+            if why is None:
+                why = person_problem(relation, self.entity_class(subject))
             if why is None and relation == "P641":
                 if self._by_object is None:
                     into: dict[str, list[tuple[str, str]]] = defaultdict(list)

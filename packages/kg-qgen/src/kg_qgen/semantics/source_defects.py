@@ -24,6 +24,9 @@ Three kinds of source fact give a question with no single right answer:
   labelled with a word of several sports ("which sport is center associated with?": basketball,
   ice hockey and American football all have one; the shipped list
   ``kg_qgen/data/position_words.tsv`` says which words).
+
+A fourth kind asks nonsense: **a person's relation given to a non-person** (:func:`person_problem`:
+MQuAKE's "University of Coimbra, country of citizenship, Portugal").
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ __all__ = [
     "SPORT_SUBJECT_ROLES",
     "containment_problem",
     "label_problem",
+    "person_problem",
     "sport_problem",
 ]
 
@@ -81,6 +85,22 @@ def label_problem(label: str, subject_class: str, relation: str) -> str | None:
 
         if position_words().get(strip_article(normalize(label))) == "several sports":
             return "the position's label names positions in several sports, so several sports"
+    return None
+
+
+def person_problem(relation: str, subject_class: str) -> str | None:
+    """Why a fact of a relation only a person has (citizenship, place of birth, spouse, ...,
+    :data:`kg_qgen.semantics.classes.SUBJECT_ROLES`) cannot be asked of a subject the graph does
+    not take for a person, or None. MQuAKE gives the University of Coimbra a country of
+    citizenship; "Which country is the University of Coimbra a citizen of?" asks nonsense. The
+    fact itself votes "person", so only other evidence (a P31 class, another role) refuses it."""
+    from kg_qgen.semantics.classes import SUBJECT_ROLES
+
+    if SUBJECT_ROLES.get(relation) == "person" and subject_class != "person":
+        return (
+            "a relation only a person has, given to a subject the graph does not take for a "
+            f"person (its class: {subject_class})"
+        )
     return None
 
 
