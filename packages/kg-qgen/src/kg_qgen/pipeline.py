@@ -26,7 +26,7 @@ from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
 from kg_qgen.wording_filter import Redraw, WordingFilterConfig, filter_wordings
-from kg_qgen.wording_variety import VarietyConfig, vary_wordings
+from kg_qgen.wording_variety import VarietyConfig, least_shared_redraw, vary_wordings
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -162,7 +162,9 @@ def build(
     by_type = _group_by_type(verified, types)
     kept = _select(by_type, types, per_type, seed)
     variety = _vary(kept, types, gen, src, graph, checks or (), wording_draws, seed)
-    mt_wording = _filter_mt(kept, gen, src, graph, checks or (), mt_wording_attempts, seed)
+    mt_wording = _filter_mt(
+        kept, types, gen, src, graph, checks or (), mt_wording_attempts, wording_draws, seed
+    )
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
 
     questions = [r for t in types for r in kept[t]]
@@ -214,20 +216,26 @@ def _vary(
 
 def _filter_mt(
     kept: dict[str, list[dict]],
+    types: tuple[str, ...],
     gen: QuestionGenerator,
     sources: dict[str, tuple[int, Match]],
     graph: KnowledgeGraph,
     extra_checks: Sequence[Check],
     attempts: int,
+    draws: int,
     seed: int,
 ) -> dict[str, Any] | None:
     """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
-    the filter's report, None without MT."""
+    the filter's report, None without MT. Each redraw is the least shared of ``draws`` draws
+    (:func:`kg_qgen.wording_variety.least_shared_redraw`)."""
     if not kept.get("MT"):
         return None
+    redraw = _redrawer(gen, sources, graph, kept["MT"])
+    if redraw is not None and draws > 1:
+        redraw = least_shared_redraw(redraw, [r for t in types for r in kept[t]], draws)
     kept["MT"], report = filter_wordings(
         kept["MT"],
-        _redrawer(gen, sources, graph, kept["MT"]),
+        redraw,
         graph,
         default_checks(),
         extra_checks,

@@ -42,7 +42,7 @@ from kg_qgen.stats import self_bleu
 from kg_qgen.textnorm import normalize
 from kg_qgen.verify.base import Check
 
-__all__ = ["Redraw", "VarietyConfig", "VarietyReport", "vary_wordings"]
+__all__ = ["Redraw", "VarietyConfig", "VarietyReport", "least_shared_redraw", "vary_wordings"]
 
 # (record, draw) -> the record with the wording of draw ``draw`` (same content, same id)
 Redraw = Callable[[dict, int], dict]
@@ -174,6 +174,28 @@ def _choose(per: list[list[dict]], passes: int, seed: int) -> list[int]:
             pool.add(grams[i][best], 1)
             taken[keys[i][best]] += 1
     return [c or 0 for c in choice]
+
+
+def least_shared_redraw(redraw: Redraw, records: Sequence[dict], draws: int) -> Redraw:
+    """``redraw`` made to keep the set varied: draw ``attempt`` of a record is the one, among
+    ``draws`` draws of its own (``attempt * draws`` to ``attempt * draws + draws - 1``), that
+    shares the fewest n-grams with ``records`` (the record's current wording left out). The MT
+    filter (:mod:`kg_qgen.wording_filter`) redraws with it, so that the questions it rewords do
+    not fall back to the first draws' repeated wordings. Checks are the caller's."""
+    pool = _Pool()
+    for r in records:
+        pool.add(_grams(str(r["question"])), 1)
+
+    def least_shared(record: dict, attempt: int) -> dict:
+        candidates = [redraw(record, attempt * draws + k) for k in range(draws)]
+        own = _grams(str(record["question"]))
+        pool.add(own, -1)
+        try:
+            return min(candidates, key=lambda c: pool.cost(_grams(str(c["question"]))))
+        finally:
+            pool.add(own, 1)
+
+    return least_shared
 
 
 def _bleu(records: Sequence[dict], seed: int) -> float | None:
