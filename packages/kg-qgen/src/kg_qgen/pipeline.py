@@ -25,7 +25,12 @@ from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, 
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
-from kg_qgen.wording_filter import Redraw, WordingFilterConfig, filter_wordings
+from kg_qgen.wording_filter import (
+    Redraw,
+    WordingFilterConfig,
+    WordingFilterReport,
+    filter_wordings,
+)
 from kg_qgen.wording_variety import VarietyConfig, least_shared_redraw, vary_wordings
 
 __all__ = [
@@ -227,21 +232,36 @@ def _filter_mt(
 ) -> dict[str, Any] | None:
     """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
     the filter's report, None without MT. Each redraw is the least shared of ``draws`` draws
-    (:func:`kg_qgen.wording_variety.least_shared_redraw`)."""
+    (:func:`kg_qgen.wording_variety.least_shared_redraw`); when that filter does not pass, it
+    runs again from the same start with single draws (the least shared draw is chosen without
+    chance, so its hill climb can stall a question from the bound: MQuAKE dev's ids-only
+    triples, seed 0, 0.657 after 128 draws), and the passing or better run is kept."""
     if not kept.get("MT"):
         return None
-    redraw = _redrawer(gen, sources, graph, kept["MT"])
-    if redraw is not None and draws > 1:
-        redraw = least_shared_redraw(redraw, [r for t in types for r in kept[t]], draws)
-    kept["MT"], report = filter_wordings(
-        kept["MT"],
-        redraw,
-        graph,
-        default_checks(),
-        extra_checks,
-        WordingFilterConfig(max_attempts=attempts),
-        seed=seed,
-    )
+    plain = _redrawer(gen, sources, graph, kept["MT"])
+    tries: list[tuple[str, Redraw | None]] = [("a single draw", plain)]
+    if plain is not None and draws > 1:
+        varied = least_shared_redraw(plain, [r for t in types for r in kept[t]], draws)
+        tries.insert(0, (f"the least shared of {draws} draws", varied))
+    best: tuple[list[dict], WordingFilterReport, str] | None = None
+    for how, redraw in tries:
+        records, report = filter_wordings(
+            kept["MT"],
+            redraw,
+            graph,
+            default_checks(),
+            extra_checks,
+            WordingFilterConfig(max_attempts=attempts),
+            seed=seed,
+        )
+        if best is None or report.accuracy < best[1].accuracy:
+            best = (records, report, how)
+        if report.passed:
+            break
+    assert best is not None
+    kept["MT"], report, how = best
+    if report.redraws:
+        report.redraw_choice = how
     return report.to_dict()
 
 

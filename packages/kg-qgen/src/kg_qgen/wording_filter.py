@@ -82,6 +82,8 @@ class WordingFilterReport:
     reverted: int  # redraws that failed a record check (the question kept its wording)
     accuracies: list[float] = field(default_factory=list)  # per draw, in order
     warning: str | None = None
+    # how each redraw was chosen (the build's: "the least shared of 16 draws", "a single draw")
+    redraw_choice: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,7 +91,8 @@ class WordingFilterReport:
     def line(self) -> str:
         """One line for the build's output."""
         how = (
-            f"draw {self.kept_attempt + 1} of {self.attempts} tried (at most {self.max_attempts})"
+            f"draw {self.kept_attempt + 1} of {self.attempts} tried (at most {self.max_attempts}"
+            + (f", each redraw {self.redraw_choice})" if self.redraw_choice else ")")
             if self.redraws
             else "one draw (the generator cannot redraw wordings)"
         )
