@@ -309,6 +309,7 @@ def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         polarity=m.extra["polarity"],
         candidate_pronoun=pronoun(idx, m.extra["candidate"]),
         rng=rng,
+        subject_pronoun=pronoun(idx, f1.subject),
     )
     return q, frame, {}
 
