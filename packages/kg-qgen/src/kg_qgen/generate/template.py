@@ -283,7 +283,7 @@ def _lower_first(text: str, name: str = "") -> str:
         "The",
         "Whatever",
         "Everything",
-        "Citizenship",
+        "Holding",
         "If",
         "It",
         "As",
@@ -333,11 +333,14 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 4:
         q = f"There is one {noun} that {a} shares with {b}. Which one?"
     elif frame == 5:
-        q = f"Can you name the {noun} that belongs to {a} as well as to {b}?"
+        # not "the country that belongs to the Sydney Opera House as well as to Sydney": the
+        # relation read backwards
+        q = f"Can you name the {noun} that {a} and {b} share?"
     elif frame == 6:
-        q = f"If you compare {a} with {b}, which {noun} do you find for both?"
+        q = f"Compare {a} with {b}: which {noun} do they share?"
     elif frame == 7:
-        q = f"{a}, like {b}, has a certain {noun}. {p.wh} is it?"
+        # not "X, like Y, has a certain country": that does not say the two share it
+        q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
     elif frame == 8:
         q = f"Name the {noun} that {a} and {b} both have."
     else:
