@@ -125,7 +125,9 @@ _FRAMES = (
     "{b} if {a}",
     "provided that {a}, {b}",
     "in case {a}, it follows that {b}",
-    "{a} only if {b}",
+    # not "{a} only if {b}": right, but read backwards by many ("X is Apple only if its CEO is
+    # not another person but Tim Cook")
+    "if we assume that {a}, then {b}",
     "whenever {a}, {b}",
     "{b} whenever {a}",
     "assuming {a}, {b}",
@@ -181,8 +183,6 @@ def mt_question(
     a, b = _clauses(p1, p2, subject, thing, then, c, consequent, lines[wording], rng)
     possessive_ask = rng.random() < 0.5
     verb_ask = rng.choice(p1.verbs) if p1.verbs and rng.random() < 0.5 else None
-    if _FRAMES[frame] == "{a} only if {b}":  # not "... only if its CEO must be Tim Cook"
-        b = b.replace(" must be ", " is ").replace(" cannot be ", " is not ")
     cond = _FRAMES[frame].format(a=_closed(a, "{a}", frame), b=_closed(b, "{b}", frame))
     lead = rng.choice(_LEADS)
     proposition = _proposition(asked_p1, p1, subject, c, polarity, possessive_ask, verb_ask)
@@ -194,8 +194,8 @@ def _closed(clause: str, slot: str, frame: int) -> str:
     """``clause`` with a comma closing a final contrast (", not someone else") where the frame
     goes on after it with a word ("Tim Cook, not someone else, in the event that ...")."""
     after = _FRAMES[frame].split(slot, 1)[1]
-    tail = clause.rsplit(", not ", 1)
-    if len(tail) == 2 and "," not in tail[1] and after.startswith(" "):
+    tail = clause.rsplit(", not ", 1)  # a name may hold a comma ("Washington, D.C."), no verb
+    if len(tail) == 2 and " is " not in tail[1] and after.startswith(" "):
         return clause + ","
     return clause
 
@@ -220,6 +220,8 @@ def _consequent_subject(
     "that r1" (two draws always, then one only where a choice is open)."""
     ref = rng.randrange(4)
     that = rng.choice((f"the {p2.noun} of that {p1.noun}", f"that {p1.noun}'s {p2.noun}"))
+    if " of " in p1.noun:  # not "that country of citizenship's capital"
+        that = f"the {p2.noun} of that {p1.noun}"
     b_first = _FRAMES[frame].index("{b}") < _FRAMES[frame].index("{a}")
     if not p2.plain or not p1.plain or b_first:
         # the consequent comes first (no pronoun before its antecedent), or a relation whose
@@ -234,7 +236,7 @@ def _consequent_subject(
 
 
 # head nouns that name a role, not the kind of thing ("some maker other than Apple Inc."): the kind
-_KINDS = {"maker": "company", "developer": "company", "manufacturer": "company"}
+_KINDS = {"maker": "company", "developer": "company", "manufacturer": "company", "capital": "city"}
 _PREPOSITIONS = frozenset(("of", "in", "at", "by", "for", "to", "on", "from", "with", "after"))
 
 

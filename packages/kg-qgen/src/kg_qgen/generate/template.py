@@ -342,9 +342,11 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         # not "X, like Y, has a certain country": that does not say the two share it
         q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
     elif frame == 8:
-        q = f"Name the {noun} that {a} and {b} both have."
+        # not "Name the country that Vienna and Salzburg both have" (a city does not have one)
+        article = "an" if noun[:1].lower() in "aeiou" else "a"
+        q = f"{a} and {b} share {article} {noun}. Name {'that person' if p.person else 'it'}."
     else:
-        q = f"Between {a} and {b}, the {noun} is the same. {p.wh} is that {noun}?"
+        q = f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?"
     return q, frame, {}
 
 
