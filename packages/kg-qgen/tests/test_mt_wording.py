@@ -70,7 +70,7 @@ def test_no_double_negative_and_every_conditional_says_not(kind, form):
 def test_every_line_keeps_its_form():
     # negative: "if not c, then not v"; positive: "if c, then v" (the only ways each line may
     # say c and v, so a new line cannot turn a negative conditional into a positive one)
-    neg_a = {"{t} is not {c}", "{t} is {other1} {c}", "{t} is {else1}, not {c}"}
+    neg_a = {"{t} is not {c}", "{t} isn't {c}", "{t} is {other1} {c}", "{t} is {else1}, not {c}"}
     neg_b = (r"^\{n\} is not \{v\}", r"\{other\} \{v\}$", r"not \{v\}$", r"\{v\} is not \{n\}$")
     neg_b += (r"^\{n\} cannot be \{v\}$", r"not \{v\}, is \{n\}$")
     pos_a = (r"^\{t\} is \{c\}(,| and| ?$)", r"^\{t\} is none other than \{c\}$")

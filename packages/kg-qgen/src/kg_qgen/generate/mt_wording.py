@@ -17,9 +17,11 @@ both forms with the same words, only where "not" stood differing, which forced a
 on one of them ("is not anything other than v", "is not other than c"); since the build filters
 the kept set's draws adversarially (below), the two forms draw from their own lists
 (:data:`_NEGATIVE`, :data:`_POSITIVE`). A word that marks one form (e.g. "than") reads nothing by
-itself while "not" is in every conditional; whole random draws of the kept MQuAKE-hard-dev MT
-sets score the same best one/two-word rule as round four's lines did (mean of 60 draws 0.68-0.69
-on seeds 0-2, before filtering), and the filter keeps a draw within the bound as before.
+itself while "not" is in every conditional; the bigrams a negated ask holds ("is not", "not
+<candidate>") are kept at similar shares in both forms ("isn't", "a company other than" carry the
+negative's "not" elsewhere). Whole random draws of the kept MT sets score about the same best
+one/two-word rule as round four's lines did (mean of 100 draws, before filtering: MQuAKE-hard-dev
+seeds 0-3 and 7 0.679-0.702 vs 0.679-0.704, built-in KB seeds 0-8 0.004 higher on average).
 
 Every question draws its own wording (its RNG, seeded by the generator with the seed and the
 question's position). In round three a mirror pair (a negative question and the positive one
@@ -96,13 +98,13 @@ def _cap(text: str) -> str:
 # {other}/{else} ("someone other than", "someone else") another r2 value (:func:`_others`).
 _NEGATIVE = (
     ("{t} is not {c}", "{n} is not {v}"),
-    ("{t} is not {c}", "{n} is {other} {v}"),
-    ("{t} is not {c}", "{n} cannot be {v}"),
+    ("{t} isn't {c}", "{n} is {else}, not {v}"),
+    ("{t} is {other1} {c}", "{n} is not {v}"),
     ("{t} is {other1} {c}", "{v} is not {n}"),
-    ("{t} is not {c}", "{n} is not {v} but {else}"),
+    ("{t} isn't {c}", "{n} is not {v} but {else}"),
     ("{t} is {other1} {c}", "{n} is {else}, not {v}"),
     ("{t} is {other1} {c}", "{else}, not {v}, is {n}"),
-    ("{t} is not {c}", "{n} must be {else}, not {v}"),
+    ("{t} is {other1} {c}", "{n} must be {else}, not {v}"),
     ("{t} is {else1}, not {c}", "{n} is {other} {v}"),
     ("{t} is {other1} {c}", "{n} is {else} and not {v}"),
 )
@@ -118,6 +120,7 @@ _POSITIVE = (
     ("{t} is {c}", "{n} must be {v}, not {else}"),
     ("{t} is not {else1} but {c}", "{v} is {n}"),
     ("{t} is {c}, not {else1}", "{n} is {v}"),
+    ("{t} is not {else1} but {c}", "{n} must be {v}"),
 )
 # the conditional A -> B, the same frames for both forms
 _FRAMES = (
