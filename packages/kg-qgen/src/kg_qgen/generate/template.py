@@ -344,7 +344,8 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 8:
         # not "Name the country that Vienna and Salzburg both have" (a city does not have one)
         article = "an" if noun[:1].lower() in "aeiou" else "a"
-        q = f"{a} and {b} share {article} {noun}. Name {'that person' if p.person else 'it'}."
+        # "Who is it?" for people and groups (not "Name that person" for The Beatles)
+        q = f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}"
     else:
         q = f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?"
     return q, frame, {}
