@@ -21,7 +21,7 @@ itself while "not" is in every conditional; the bigrams a negated ask holds ("is
 <candidate>") are kept at similar shares in both forms ("isn't", "a company other than" carry the
 negative's "not" elsewhere). Whole random draws of the kept MT sets score about the same best
 one/two-word rule as round four's lines did (mean of 100 draws, before filtering: MQuAKE-hard-dev
-seeds 0-3 and 7 0.679-0.702 vs 0.679-0.704, built-in KB seeds 0-8 0.004 higher on average).
+seeds 0-3 and 7 0.679-0.702 vs 0.679-0.704, built-in KB seeds 0-8 0.003 higher on average).
 
 Every question draws its own wording (its RNG, seeded by the generator with the seed and the
 question's position). In round three a mirror pair (a negative question and the positive one
