@@ -58,5 +58,6 @@ def test_cc_frames_say_the_value_is_shared_and_read_forwards():
     assert {frame for frame, _ in questions} == set(range(FRAMES["CC"]))
     for _, q in questions:
         assert "belongs to" not in q and "both have" not in q and ", like " not in q, q
-        assert any(w in q for w in ("share", "same", "common", "both", "is also")), q
+        words = ("share", "same", "common", "both", "is also", "identical", "matches")
+        assert any(w in q for w in words), q
         assert "Sydney Opera House" in q and "Sydney" in q and "Australia" not in q

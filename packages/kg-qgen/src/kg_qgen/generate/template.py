@@ -335,9 +335,9 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 5:
         # not "the country that belongs to the Sydney Opera House as well as to Sydney": the
         # relation read backwards
-        q = f"Can you name the {noun} that {a} and {b} share?"
+        q = f"Can you name the {noun} that is identical for {a} and {b}?"
     elif frame == 6:
-        q = f"Compare {a} with {b}: which {noun} do they share?"
+        q = f"Compare {a} with {b}: which {noun} matches?"
     elif frame == 7:
         # not "X, like Y, has a certain country": that does not say the two share it
         q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
