@@ -1,12 +1,10 @@
 """Issue 21's rules, each on a small graph or string built here: LL aliases that identify, DS
 candidates that no other fact decides, one right answer, articles and doubled words, name leaks on
-every type, and the MT wording's two forms in the same words."""
+every type (the MT wordings' rules: ``test_mt_wording.py``)."""
 
-import random
 from collections import Counter
 
 import pytest
-from kg_qgen.generate.mt_wording import _WORDINGS, mt_question
 from kg_qgen.generate.phrasing import phrase_for
 from kg_qgen.graph import Fact, KnowledgeGraph
 from kg_qgen.match.ds import other_fact_decides
@@ -14,7 +12,6 @@ from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.semantics.aliases import alias_problem
 from kg_qgen.semantics.articles import doubled_word, with_article
-from kg_qgen.textnorm import normalize
 from kg_qgen.verify.deterministic import StyleCheck
 from kg_qgen.verify.leak import find_leak
 
@@ -156,61 +153,6 @@ def test_name_leaks_are_checked_on_every_type_ds_included():
     sh = {**record, "type": "SH", "question": "Which country is Bank of Egypt in?"}
     sh.pop("options")
     assert "egypt" in (find_leak(sh, g) or "").lower()
-
-
-def test_mt_forms_use_the_same_words():
-    # the negative and the positive conditional of one line differ only in where "not" stands,
-    # so with the same draw the two forms use the same words (no template word marks the form)
-    for neg_a, neg_b, pos_a, pos_b in _WORDINGS:
-        assert Counter((neg_a + " " + neg_b).split()) == Counter((pos_a + " " + pos_b).split())
-    p1, p2 = phrase_for("P27", "country of citizenship"), phrase_for("P36", "capital")
-    words = []
-    for form in ("negative", "positive"):
-        q, _ = mt_question(
-            p1=p1,
-            p2=p2,
-            subject="Ann",
-            candidate="France",
-            consequent="Paris",
-            form=form,
-            polarity="plain",
-            candidate_pronoun="its",
-            rng=random.Random(7),
-        )
-        words.append(Counter(normalize(q).split()))
-        # the ask names the relation with its own noun draw ("citizenship country") or as a
-        # clause ("Ann is a citizen of France?"), the candidate last
-        ask = q.rsplit(". ", 1)[1]
-        assert ask.endswith(" France?") and "Ann" in ask and " not " not in ask
-    assert words[0] == words[1]
-
-
-def test_mt_forms_share_their_words_for_every_draw():
-    # every frame, wording, lead and ask: with the same draw the two forms use the same words,
-    # and the last sentence is the asked proposition with "is" / "is not"
-    p1, p2 = phrase_for("P178", "developer"), phrase_for("P169", "chief executive officer")
-    frames = set()
-    for seed in range(200):
-        words, asks = [], []
-        for form in ("negative", "positive"):
-            q, frame = mt_question(
-                p1=p1,
-                p2=p2,
-                subject="Zork",
-                candidate="Apple Inc.",
-                consequent="Tim Cook",
-                form=form,
-                polarity="negated",
-                candidate_pronoun="its",
-                rng=random.Random(seed),
-            )
-            frames.add(frame)
-            words.append(Counter(normalize(q).split()))
-            asks.append(q.rsplit(". ", 1)[1])
-        assert words[0] == words[1]
-        assert asks[0] == asks[1] and asks[0].endswith(" Apple Inc.?")
-        assert asks[0].count(" not ") == 1 and "Zork" in asks[0]
-    assert len(frames) >= 10
 
 
 def test_mp_rule_wordings_read_lower_case_after_a_comma():

@@ -283,7 +283,7 @@ def _lower_first(text: str, name: str = "") -> str:
         "The",
         "Whatever",
         "Everything",
-        "Citizenship",
+        "Holding",
         "If",
         "It",
         "As",
@@ -309,6 +309,7 @@ def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         polarity=m.extra["polarity"],
         candidate_pronoun=pronoun(idx, m.extra["candidate"]),
         rng=rng,
+        subject_pronoun=pronoun(idx, f1.subject),
     )
     return q, frame, {}
 
@@ -332,15 +333,21 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     elif frame == 4:
         q = f"There is one {noun} that {a} shares with {b}. Which one?"
     elif frame == 5:
-        q = f"Can you name the {noun} that belongs to {a} as well as to {b}?"
+        # not "the country that belongs to the Sydney Opera House as well as to Sydney": the
+        # relation read backwards
+        q = f"Can you name the {noun} that is identical for {a} and {b}?"
     elif frame == 6:
-        q = f"If you compare {a} with {b}, which {noun} do you find for both?"
+        q = f"Compare {a} with {b}: which {noun} matches?"
     elif frame == 7:
-        q = f"{a}, like {b}, has a certain {noun}. {p.wh} is it?"
+        # not "X, like Y, has a certain country": that does not say the two share it
+        q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
     elif frame == 8:
-        q = f"Name the {noun} that {a} and {b} both have."
+        # not "Name the country that Vienna and Salzburg both have" (a city does not have one)
+        article = "an" if noun[:1].lower() in "aeiou" else "a"
+        # "Who is it?" for people and groups (not "Name that person" for The Beatles)
+        q = f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}"
     else:
-        q = f"Between {a} and {b}, the {noun} is the same. {p.wh} is that {noun}?"
+        q = f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?"
     return q, frame, {}
 
 

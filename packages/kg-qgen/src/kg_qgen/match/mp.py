@@ -80,10 +80,9 @@ _HQ = "[X] has its headquarters in a certain city."
 RULES: dict[tuple[str, str], MPRule] = {
     ("P27", "P30"): MPRule(
         "person",
-        "Every citizen of a country holds the citizenship of a country on the continent where "
-        "that country lies.",
+        "Every citizen of a country holds a citizenship on the continent where that country lies.",
         _CITIZEN,
-        "According to this rule, on which continent does [X] hold the citizenship of a country?",
+        "According to this rule, on which continent does [X] hold a citizenship?",
     ),
     ("P495", "P30"): MPRule(
         ANY,
@@ -184,12 +183,15 @@ RULES: dict[tuple[str, str], MPRule] = {
 # Other wordings of each rule (same meaning, different words), chosen with the seed.
 REWORDINGS: dict[str, tuple[str, ...]] = {
     RULES[("P27", "P30")].rule: (
-        "A citizen of a country is a citizen of a country on its continent.",
-        "Whoever is a national of a country is a national of a country on that country's continent.",
-        "A person who is a citizen of some country is a citizen of a country on that country's "
+        # not "a citizen of a country is a citizen of a country on its continent": the same
+        # words twice read as a tautology; the rule is that a country lies on a continent
+        "Every country lies on a continent, so each of its citizens holds a citizenship on that "
         "continent.",
-        "Citizenship of a country always means citizenship of a country lying on the continent "
-        "of that country.",
+        "Each country's citizens hold a citizenship on the continent where the country lies.",
+        "A person who holds a country's citizenship holds a citizenship on that country's "
+        "continent.",
+        "Holding a country's citizenship means holding a citizenship on the continent where "
+        "that country lies.",
     ),
     RULES[("P495", "P30")].rule: (
         "What comes from a country comes from its continent.",
@@ -233,10 +235,9 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
             "has the nationality of a country",
         ),
         (
-            "is a citizen of a country on that country's continent",
-            "holds citizenship on the continent where that country lies",
-            "is a national of a country on the continent of that country",
+            "holds a citizenship on the continent where that country lies",
             "holds a citizenship on that country's continent",
+            "has a citizenship on the continent of that country",
         ),
     ),
     ("P495", "P30"): (
@@ -265,31 +266,34 @@ _PARTS: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     ("P19", "P17"): (
-        ("was born in a city", "has some city as birthplace"),
+        ("was born in a city", "was born in some city"),
         ("was born in the country of that city", "was born in the country the city belongs to"),
     ),
     ("P19", "P131"): (
-        ("was born in a city", "has some city as birthplace"),
+        ("was born in a city", "was born in some city"),
         ("was born in the region that contains the city", "was born in that city's region"),
     ),
     ("P19", "P30"): (
-        ("was born in a city", "has some city as birthplace"),
-        ("was born on the continent of that city", "was born on the continent where it lies"),
+        ("was born in a city", "was born in some city"),
+        (
+            "was born on the continent of that city",
+            "was born on the continent where that city lies",
+        ),
     ),
     ("P20", "P17"): (
-        ("died in a city", "has some city as place of death"),
+        ("died in a city", "died in some city"),
         ("died in the country of that city", "died in the country the city belongs to"),
     ),
     ("P20", "P131"): (
-        ("died in a city", "has some city as place of death"),
+        ("died in a city", "died in some city"),
         ("died in the region that contains the city", "died in that city's region"),
     ),
     ("P20", "P30"): (
-        ("died in a city", "has some city as place of death"),
-        ("died on the continent of that city", "died on the continent where it lies"),
+        ("died in a city", "died in some city"),
+        ("died on the continent of that city", "died on the continent where that city lies"),
     ),
     ("P937", "P17"): (
-        ("works in a city", "has a city as place of work"),
+        ("works in a city", "works in some city"),
         ("works in the country of that city", "works in the country the city belongs to"),
     ),
     ("P159", "P17"): (
@@ -338,7 +342,7 @@ def rule_wordings(rule: MPRule) -> tuple[str, ...]:
 def _reword(rule: str) -> tuple[str, str]:
     """Two generic rewordings of a rule sentence that has no hand-written ones."""
     body = rule[:1].lower() + rule[1:-1]
-    return (f"It is a general truth that {body}.", f"As a rule of the world, {body}.")
+    return (f"It is a general truth that {body}.", f"It always holds that {body}.")
 
 
 for _r in RULES.values():

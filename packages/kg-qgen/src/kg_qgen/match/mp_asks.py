@@ -14,7 +14,7 @@ ASK_LEADS = (
     "According to this rule, ",
     "Following the rule, ",
     "So ",
-    "What does the rule say: ",
+    "Using the rule, ",
     "Then ",
     "By this rule, ",
     "Hence, ",
@@ -29,10 +29,10 @@ ASK_ALT: dict[str, tuple[str, ...]] = {
         "what is the sport that [X] plays?",
         "which sport is [X] a player of?",
     ),
-    "on which continent does [X] hold the citizenship of a country?": (
+    "on which continent does [X] hold a citizenship?": (
         "[X] is a citizen of a country on which continent?",
         "which continent is the country of citizenship of [X] on?",
-        "on what continent lies the country whose citizen [X] is?",
+        "on which continent is the country that [X] is a citizen of?",
     ),
     "from which continent does [X] originate?": (
         "which continent does [X] come from?",
