@@ -27,6 +27,8 @@ ONLY_ME = {"e"}
         ("goalie", "goalkeeper", "position", ["association football"], "ice hockey"),
         ("defenseman", "defender", "position", ["association football"], "ice hockey"),
         ("pivot", "center", "position", ["basketball"], "several sports"),
+        # MQuAKE's alias of "association football manager", found reading the round-six build
+        ("coach", "association football manager", "position", ["association football"], "several"),
         ("The Beattles", "The Beatles", "group", (), "misspelling"),
     ],
 )
