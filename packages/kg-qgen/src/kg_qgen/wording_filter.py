@@ -43,7 +43,13 @@ from kg_qgen.verify.balance import CueResult, best_short_rule
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.report import CUE_MIN_N, CUE_THRESHOLD
 
-__all__ = ["Redraw", "WordingFilterConfig", "WordingFilterReport", "filter_wordings"]
+__all__ = [
+    "Redraw",
+    "WordingFilterConfig",
+    "WordingFilterReport",
+    "filter_wordings",
+    "revert_failing",
+]
 
 # (record, attempt) -> the record with the wording of draw ``attempt`` (same content, same id)
 Redraw = Callable[[dict, int], dict]
@@ -110,7 +116,7 @@ def _cue(records: Sequence[dict]) -> CueResult:
     )
 
 
-def _checked(
+def revert_failing(
     current: list[dict], new: list[dict], graph: KnowledgeGraph, checks: Sequence[Check]
 ) -> tuple[list[dict], int]:
     """``new`` with every question that fails a check replaced by its ``current`` wording."""
@@ -141,7 +147,7 @@ def _step(
     excess = len(right) - math.floor(bound * len(draw) + 1e-9)
     k = min(len(right), max(1, 2 * excess))
     chosen = sorted(random.Random(f"{seed}:mt-wording-filter:{attempt}").sample(right, k))
-    redrawn, failed = _checked(
+    redrawn, failed = revert_failing(
         [draw[i] for i in chosen], [redraw(draw[i], attempt) for i in chosen], graph, checks
     )
     out = list(draw)
@@ -183,7 +189,7 @@ def filter_wordings(
     _, kept_attempt, draw, cue, reverted = best
     changed = [i for i, (a, b) in enumerate(zip(records, draw, strict=True)) if a is not b]
     if final_checks and changed:  # costly checks (an LLM): once, on the redrawn questions only
-        back, more = _checked(
+        back, more = revert_failing(
             [records[i] for i in changed], [draw[i] for i in changed], graph, final_checks
         )
         if more:

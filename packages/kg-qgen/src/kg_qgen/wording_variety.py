@@ -33,7 +33,7 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -41,11 +41,9 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.stats import self_bleu
 from kg_qgen.textnorm import normalize
 from kg_qgen.verify.base import Check
+from kg_qgen.wording_filter import Redraw, revert_failing
 
 __all__ = ["Redraw", "VarietyConfig", "VarietyReport", "least_shared_redraw", "vary_wordings"]
-
-# (record, draw) -> the record with the wording of draw ``draw`` (same content, same id)
-Redraw = Callable[[dict, int], dict]
 
 MAX_N = 4
 _TOKEN = re.compile(r"['’]s\b|\w+(?:[-.’']\w+)*|[^\w\s]")
@@ -229,14 +227,11 @@ def vary_wordings(
     changed = [i for i, j in enumerate(choice) if j]
     reverted = 0
     if final_checks and changed:
-        alive = [out[i] for i in changed]
-        failed: set[int] = set()
-        for check in final_checks:
-            failed |= {id(rj.record) for rj in check(alive, graph)}
-            alive = [r for r in alive if id(r) not in failed]
-        for i in changed:
-            if id(out[i]) in failed:
-                out[i], reverted = records[i], reverted + 1
+        back, reverted = revert_failing(
+            [records[i] for i in changed], [out[i] for i in changed], graph, final_checks
+        )
+        for i, r in zip(changed, back, strict=True):
+            out[i] = r
     report = VarietyReport(
         n=len(records),
         redraws=True,
