@@ -214,9 +214,9 @@ def test_mt_filter_falls_back_to_single_draws_when_the_least_shared_ones_stall(
     """The least shared draw is chosen without chance; when the MT filter cannot pass with it,
     the build filters again from the same start with single draws (here the least-shared redraw
     is made to change nothing, so only the fallback can pass)."""
-    import kg_qgen.pipeline as pipeline
+    import kg_qgen.build_wording as build_wording
 
-    monkeypatch.setattr(pipeline, "least_shared_redraw", lambda redraw, records, draws: _same)
+    monkeypatch.setattr(build_wording, "least_shared_redraw", lambda redraw, records, draws: _same)
     result = build(builtin, types=("SH", "MT"), per_type=100, seed=0)
     report = result.mt_wording
     assert report is not None and report["passed"], report

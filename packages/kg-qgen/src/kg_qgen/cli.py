@@ -153,15 +153,22 @@ def build_cmd(
     )
     _refuse_failed_verification(result.verification, out_dir, result.mt_wording)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
+    _save_and_say_what_stayed(result, out_dir, overwrite, meta)
+    elapsed = time.perf_counter() - t0
+    _echo_build_summary(result, graph, type_list, per_type, out_dir)
+    click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
+
+
+def _save_and_say_what_stayed(
+    result: Any, out_dir: Path, overwrite: bool, meta: dict[str, Any]
+) -> None:
+    """Save the build; one line for each file of an earlier build that was kept (review, ...)."""
     from kg_qgen.keep import Kept
 
     kept = Kept()
     save(result, out_dir, overwrite=overwrite, meta=meta, kept=kept)
     for line in kept.lines():
         click.echo(line)
-    elapsed = time.perf_counter() - t0
-    _echo_build_summary(result, graph, type_list, per_type, out_dir)
-    click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
 
 
 def _echo_build_summary(

@@ -12,6 +12,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from kg_qgen.build_wording import choose_wordings
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
@@ -25,13 +26,6 @@ from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, 
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
-from kg_qgen.wording_filter import (
-    Redraw,
-    WordingFilterConfig,
-    WordingFilterReport,
-    filter_wordings,
-)
-from kg_qgen.wording_variety import VarietyConfig, least_shared_redraw, vary_wordings
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -139,18 +133,12 @@ def build(
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
 
-    A generator with ``generate_with_rejects(matches, graph) -> (records, rejects)`` has its
-    generation failures recorded as rejects too. ``checks`` run after the deterministic ones
-    (:func:`kg_qgen.verify.deterministic.default_checks`), e.g. the LLM checks of
-    ``kg_qgen.verify.llm_checks``. SH is selected last, preferring facts that the kept
-    multi-hop questions target, so that forgetting an SH fact is tested by multi-hop questions.
-    Matches that use a relation without a label become ``relation_label`` rejects (never a
-    question with a raw id); ``strict=True`` raises :class:`KgQgenInputError` instead when the
-    graph has any such relation. MT is kept in whole mirror pairs, its wordings filtered by
-    :mod:`kg_qgen.wording_filter` (``result.mt_wording``), after every kept question's wording
-    is chosen among ``wording_draws`` draws for variety (:mod:`kg_qgen.wording_variety`,
-    ``result.wording_variety``). ``verify=True`` (default) re-checks
-    the kept set with :func:`kg_qgen.verify.report.verify_records` into ``result.verification``.
+    ``checks`` run after the deterministic ones (:func:`~kg_qgen.verify.deterministic.
+    default_checks`), e.g. the LLM checks; a generator with ``generate_with_rejects`` has its
+    failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
+    relation without a label gives ``relation_label`` rejects (``strict``: an error). MT is kept
+    in mirror pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
+    re-checks the kept set (``result.verification``).
     """
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
@@ -166,10 +154,7 @@ def build(
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
     kept = _select(by_type, types, per_type, seed)
-    variety = _vary(kept, types, gen, src, graph, checks or (), wording_draws, seed)
-    mt_wording = _filter_mt(
-        kept, types, gen, src, graph, checks or (), mt_wording_attempts, wording_draws, seed
-    )
+    variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
 
     questions = [r for t in types for r in kept[t]]
@@ -189,100 +174,6 @@ def build(
         mt_wording=mt_wording,
         wording_variety=variety,
     )
-
-
-def _vary(
-    kept: dict[str, list[dict]],
-    types: tuple[str, ...],
-    gen: QuestionGenerator,
-    sources: dict[str, tuple[int, Match]],
-    graph: KnowledgeGraph,
-    extra_checks: Sequence[Check],
-    draws: int,
-    seed: int,
-) -> dict[str, Any]:
-    """The kept set is final: choose every question's wording for variety across the whole set
-    (content unchanged) in ``kept``, in place; the report."""
-    records = [r for t in types for r in kept[t]]
-    varied, report = vary_wordings(
-        records,
-        _redrawer(gen, sources, graph, records),
-        graph,
-        default_checks(),
-        extra_checks,
-        VarietyConfig(draws=draws),
-        seed=seed,
-    )
-    by_id = {r["id"]: r for r in varied}
-    for t in types:
-        kept[t] = [by_id[r["id"]] for r in kept[t]]
-    return report.to_dict()
-
-
-def _filter_mt(
-    kept: dict[str, list[dict]],
-    types: tuple[str, ...],
-    gen: QuestionGenerator,
-    sources: dict[str, tuple[int, Match]],
-    graph: KnowledgeGraph,
-    extra_checks: Sequence[Check],
-    attempts: int,
-    draws: int,
-    seed: int,
-) -> dict[str, Any] | None:
-    """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
-    the filter's report, None without MT. Each redraw is the least shared of ``draws`` draws
-    (:func:`kg_qgen.wording_variety.least_shared_redraw`); when that filter does not pass, it
-    runs again from the same start with single draws (the least shared draw is chosen without
-    chance, so its hill climb can stall a question from the bound: MQuAKE dev's ids-only
-    triples, seed 0, 0.657 after 128 draws), and the passing or better run is kept."""
-    if not kept.get("MT"):
-        return None
-    plain = _redrawer(gen, sources, graph, kept["MT"])
-    tries: list[tuple[str, Redraw | None]] = [("a single draw", plain)]
-    if plain is not None and draws > 1:
-        varied = least_shared_redraw(plain, [r for t in types for r in kept[t]], draws)
-        tries.insert(0, (f"the least shared of {draws} draws", varied))
-    best: tuple[list[dict], WordingFilterReport, str] | None = None
-    for how, redraw in tries:
-        records, report = filter_wordings(
-            kept["MT"],
-            redraw,
-            graph,
-            default_checks(),
-            extra_checks,
-            WordingFilterConfig(max_attempts=attempts),
-            seed=seed,
-        )
-        if best is None or report.accuracy < best[1].accuracy:
-            best = (records, report, how)
-        if report.passed:
-            break
-    assert best is not None
-    kept["MT"], report, how = best
-    if report.redraws:
-        report.redraw_choice = how
-    return report.to_dict()
-
-
-def _redrawer(
-    gen: QuestionGenerator,
-    sources: dict[str, tuple[int, Match]],
-    graph: KnowledgeGraph,
-    records: list[dict],
-) -> Redraw | None:
-    """How to redraw a kept record's wording: the generator's ``redraw_wording`` on the
-    match and position the record was generated from; None when the generator has none."""
-    redraw_wording = getattr(gen, "redraw_wording", None)
-    if redraw_wording is None or any(r["id"] not in sources for r in records):
-        return None
-
-    def redraw(record: dict, attempt: int) -> dict:
-        position, match = sources[record["id"]]
-        question, extra = redraw_wording(match, position, graph, attempt)
-        return {**record, **extra, "question": question}
-
-    return redraw
 
 
 def _config_record(
