@@ -92,11 +92,11 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
     for q in result.questions:
         by_type.setdefault(q["type"], []).append(q)
     figures = {t: self_bleu([q["question"] for q in qs]) for t, qs in by_type.items()}
-    # measured on seed 0 (README, round four): SH 0.48 HS 0.64 MP 0.74 LL 0.50 CC 0.50 DS 0.74
-    # MT 0.725 (0.827 while mirror mates shared their wording; seeds 1-2: 0.764, 0.755)
+    # issue 21 item 7's goal; measured on seed 0 (README, round six: each wording the least
+    # shared of 16 draws): SH 0.25 HS 0.41 MP 0.67 LL 0.30 CC 0.29 DS 0.64 MT 0.71, all 0.481
     if mquake_per_type == 100:  # the figures are for the full dev build (the slice has 12 a type)
-        assert figures["DS"] <= 0.75 and figures["MP"] <= 0.75, figures
-        assert figures["MT"] <= 0.75 and max(figures.values()) <= 0.75, figures
+        assert max(figures.values()) <= 0.75, figures
+        assert self_bleu([q["question"] for q in result.questions]) <= 0.55, figures
     # MP: round-robin over rule pairs, so the common pair only fills what the others cannot
     kept = Counter(tuple(q["rule_pair"]) for q in by_type["MP"])
     found = Counter(
