@@ -46,25 +46,21 @@ def choose_wordings(
     ``mt_wording``). ``sources``: each record's (position, match) by id, for the generator's
     ``redraw_wording``; ``extra_checks``: the costly checks beyond the deterministic ones.
     Content never changes; ``kept`` (per type) is updated in place. Returns both reports."""
-    types, draws, seed = cfg.types, cfg.wording_draws, cfg.seed
-    variety = _vary(kept, types, gen, sources, graph, extra_checks, draws, seed)
-    attempts = cfg.mt_wording_attempts
-    mt = _filter_mt(kept, types, gen, sources, graph, extra_checks, attempts, draws, seed)
-    return variety, mt
+    variety = _vary(kept, cfg, gen, sources, graph, extra_checks)
+    return variety, _filter_mt(kept, cfg, gen, sources, graph, extra_checks)
 
 
 def _vary(
     kept: dict[str, list[dict]],
-    types: tuple[str, ...],
+    cfg: WordingSettings,
     gen: QuestionGenerator,
     sources: dict[str, tuple[int, Match]],
     graph: KnowledgeGraph,
     extra_checks: Sequence[Check],
-    draws: int,
-    seed: int,
 ) -> dict[str, Any]:
     """The kept set is final: choose every question's wording for variety across the whole set
     (content unchanged) in ``kept``, in place; the report."""
+    types = cfg.types
     records = [r for t in types for r in kept[t]]
     varied, report = vary_wordings(
         records,
@@ -72,8 +68,8 @@ def _vary(
         graph,
         default_checks(),
         extra_checks,
-        VarietyConfig(draws=draws),
-        seed=seed,
+        VarietyConfig(draws=cfg.wording_draws),
+        seed=cfg.seed,
     )
     by_id = {r["id"]: r for r in varied}
     for t in types:
@@ -83,17 +79,14 @@ def _vary(
 
 def _filter_mt(
     kept: dict[str, list[dict]],
-    types: tuple[str, ...],
+    cfg: WordingSettings,
     gen: QuestionGenerator,
     sources: dict[str, tuple[int, Match]],
     graph: KnowledgeGraph,
     extra_checks: Sequence[Check],
-    attempts: int,
-    draws: int,
-    seed: int,
 ) -> dict[str, Any] | None:
     """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
-    the filter's report, None without MT. Each redraw is the least shared of ``draws`` draws
+    the filter's report, None without MT. Each redraw is the least shared of ``cfg.wording_draws`` draws
     (:func:`kg_qgen.wording_variety.least_shared_redraw`); when that filter does not pass, it
     runs again from the same start with single draws (the least shared draw is chosen without
     chance, so its hill climb can stall a question from the bound: MQuAKE dev's ids-only
@@ -102,8 +95,9 @@ def _filter_mt(
         return None
     plain = _redrawer(gen, sources, graph, kept["MT"])
     tries: list[tuple[str, Redraw | None]] = [("a single draw", plain)]
+    draws = cfg.wording_draws
     if plain is not None and draws > 1:
-        varied = least_shared_redraw(plain, [r for t in types for r in kept[t]], draws)
+        varied = least_shared_redraw(plain, [r for t in cfg.types for r in kept[t]], draws)
         tries.insert(0, (f"the least shared of {draws} draws", varied))
     best: tuple[list[dict], WordingFilterReport, str] | None = None
     for how, redraw in tries:
@@ -113,8 +107,8 @@ def _filter_mt(
             graph,
             default_checks(),
             extra_checks,
-            WordingFilterConfig(max_attempts=attempts),
-            seed=seed,
+            WordingFilterConfig(max_attempts=cfg.mt_wording_attempts),
+            seed=cfg.seed,
         )
         if best is None or report.accuracy < best[1].accuracy:
             best = (records, report, how)

@@ -58,7 +58,9 @@ def askable_facts(cfg: RunConfig, *, download: bool = True) -> int | None:
             return None
     try:
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)
-        return len(kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed).questions)
+        # a count only: the wording choice (16 checked draws a question) would be wasted here
+        built = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed, wording_draws=1)
+        return len(built.questions)
     except (KgQgenError, OSError, ValueError, KeyError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise LeakresError(f"--source {cfg.source} --input {cfg.source_path}: {message}") from exc
