@@ -26,6 +26,7 @@ from leak_metrics import (
     utility_axis,
 )
 from leak_metrics.report import forget_quality_heatmap, forget_quality_table, radar_chart
+from leak_metrics.report.tables import format_cell
 
 T, F = True, False
 
@@ -137,11 +138,18 @@ def test_guessing_recoveries_under_any_of_n() -> None:
 def test_a_type_the_base_model_answers_at_chance_is_named_with_its_counts() -> None:
     # The full run's MT: 11 of 22 yes/no right; the CI (about [0.27, 0.73]) contains 1/2.
     assert base_at_chance(_hits(11, 22), 0.5, "MT") == "base model at chance on MT (11 of 22)"
-    # DS 1 of 8 at chance 1/3; MP 0 of 15 (open): fewer than 5 right.
+    # DS 1 of 8 at chance 1/3 (the CI reaches 1/3).
     assert base_at_chance(_hits(1, 8), 1 / 3, "DS") == "base model at chance on DS (1 of 8)"
-    assert base_at_chance(_hits(0, 15), 0.0, "MP") == "base model at chance on MP (0 of 15)"
-    # 4 right of 5 on an open type: well above 0 but fewer than 5 right.
-    assert base_at_chance(_hits(4, 5), 0.0, "HS") == "base model at chance on HS (4 of 5)"
+    # An open type has no chance level: MP 0 of 15 and 2 of 43 are "too few known", not "at chance"
+    # (issue 36 item 5); so is 4 right of 5 (well above 0 but fewer than 5 right).
+    assert base_at_chance(_hits(0, 15), 0.0, "MP") == "too few known on MP (0 of 15)"
+    assert base_at_chance(_hits(2, 43), 0.0, "MP") == "too few known on MP (2 of 43)"
+    assert base_at_chance(_hits(4, 5), 0.0, "HS") == "too few known on HS (4 of 5)"
+    # The full preset's MT: 6 of 29 yes/no right, the CI (about [0.07, 0.34]) wholly below 1/2:
+    # the answers evade or invert the options, which "at chance" would hide.
+    assert base_at_chance(_hits(6, 29), 0.5, "MT") == (
+        "base model below chance on MT (6 of 29): answers evade the options"
+    )
     # Known types: 20 of 22 yes/no (CI low ~0.82 > 0.5); 5 of 10 open (CI low 0.2 > 0).
     assert base_at_chance(_hits(20, 22), 0.5, "MT") is None
     assert base_at_chance(_hits(5, 10), 0.0, "HS") is None
@@ -204,6 +212,10 @@ def test_plots_carry_the_at_chance_reason_and_a_legend_note(tmp_path: Path) -> N
     heat = forget_quality_heatmap(ROWS, tmp_path / "heat")
     svg = next(p for p in heat if p.suffix == ".svg").read_text()
     assert "at chance" in svg and "(11 of 22)" in svg
+    few = [{**ROWS[0], "metric": MetricValue.undefined("too few known on MP (2 of 43)", 43)}]
+    svg = next(p for p in forget_quality_heatmap(few, tmp_path / "few") if p.suffix == ".svg")
+    assert "too few known" in svg.read_text() and "(2 of 43)" in svg.read_text()
+    assert format_cell(few[0]["metric"]) == "n/a: too few known on MP (2 of 43)"
     radar = radar_chart(
         {"GA": {"forget_quality": ROWS[0]["metric"], "robustness": MetricValue(0.3, 0.1, 0.5, 10),
                 "utility": MetricValue(0.04, 0.0, 0.13, 24), "note": "utility: retain ratio"}},

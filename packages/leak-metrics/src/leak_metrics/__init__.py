@@ -10,6 +10,7 @@ from leak_metrics.chance import (
     chance_corrected_forget_quality,
     chance_level,
     guessing_recoveries,
+    no_signal,
     type_chance,
 )
 from leak_metrics.datatypes import JudgeItem, MetricValue, MultiResponseItem, Verdict
@@ -84,6 +85,7 @@ __all__ = [
     "judge_class",
     "judge_needs_endpoint",
     "labelled_agreement",
+    "no_signal",
     "recovery_rate",
     "recovery_rate_by_hop",
     "retain_accuracy",

@@ -29,6 +29,18 @@ from leak_metrics.metrics import (
 MIN_BASE_CORRECT = 5
 #: The ``undefined_reason`` of an FQ left out because the base model is at chance starts so.
 AT_CHANCE = "base model at chance on"
+#: ... because the base model scores below chance (its answers evade the options).
+BELOW_CHANCE = "base model below chance on"
+#: ... because it answers too few questions correctly (an open type has no chance level).
+TOO_FEW_KNOWN = "too few known on"
+#: Every reason :func:`base_at_chance` gives starts with one of these.
+NO_SIGNAL = (AT_CHANCE, BELOW_CHANCE, TOO_FEW_KNOWN)
+
+
+def no_signal(reason: str | None) -> bool:
+    """Whether an ``undefined_reason`` says the base model shows no signal on the type (one of
+    :data:`NO_SIGNAL`): reports print such a reason, since the reader must see why FQ is missing."""
+    return bool(reason) and str(reason).startswith(NO_SIGNAL)
 
 
 def chance_level(options: Sequence[str]) -> float:
@@ -113,18 +125,30 @@ def base_at_chance(
 ) -> str | None:
     """The reason FQ of this type is not reported, or None when the base model knows the type.
 
-    The base model is at chance when its accuracy's bootstrap 95% CI reaches down to the chance
-    level (``ci_low <= chance``) or it answers fewer than ``min_correct`` questions correctly.
-    The reason reads ``"base model at chance on MT (11 of 22)"`` (k correct of n judged). A type
-    with no judged question returns None: its FQ is undefined for that reason already.
+    Three reasons, each with its counts (k correct of n judged), so the words say what happened:
+
+    * ``"base model below chance on MT (6 of 29): answers evade the options"``: the accuracy's
+      bootstrap 95% CI lies wholly below a chance level above 0 (the model avoids the options, or
+      answers the opposite: guessing would do better);
+    * ``"base model at chance on DS (9 of 40)"``: the CI reaches down to the chance level (> 0);
+    * ``"too few known on MP (2 of 43)"``: fewer than ``min_correct`` answered correctly, where
+      the CI clears chance (an open type has no chance level: there "at chance" would be wrong).
+
+    A type with no judged question returns None: its FQ is undefined for that reason already.
     """
     acc = accuracy(base_correct, seed=seed, n_resamples=n_resamples)
     if acc.value is None:
         return None
     k = sum(v is True for v in base_correct)
+    counts = f"{question_type} ({k} of {acc.n})"
     low = acc.ci_low if acc.ci_low is not None else acc.value
+    high = acc.ci_high if acc.ci_high is not None else acc.value
+    if chance > 0 and high < chance:
+        return f"{BELOW_CHANCE} {counts}: answers evade the options"
+    if chance > 0 and low <= chance:
+        return f"{AT_CHANCE} {counts}"
     if k < min_correct or low <= chance:
-        return f"{AT_CHANCE} {question_type} ({k} of {acc.n})"
+        return f"{TOO_FEW_KNOWN} {counts}"
     return None
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from leak_metrics import no_signal
+
 
 def _pct(metric: dict[str, Any] | None) -> str:
     if not metric or metric.get("value") is None:
@@ -16,9 +18,10 @@ def _pct(metric: dict[str, Any] | None) -> str:
 
 
 def _fq(metric: dict[str, Any] | None) -> str:
-    """An FQ cell; one left out because the base model is at chance says so (issue 25)."""
+    """An FQ cell; one left out because the base model shows no signal says why (at or below
+    chance, too few known; issues 25 and 36)."""
     reason = (metric or {}).get("undefined_reason") or ""
-    if (metric or {}).get("value") is None and reason.startswith("base model at chance"):
+    if (metric or {}).get("value") is None and no_signal(reason):
         return f"n/a: {reason}"
     return _pct(metric)
 

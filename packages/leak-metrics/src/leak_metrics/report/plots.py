@@ -22,7 +22,7 @@ matplotlib.use("Agg")  # headless: never needs a display
 import matplotlib.pyplot as plt
 import numpy as np
 
-from leak_metrics.chance import AT_CHANCE
+from leak_metrics.chance import no_signal
 from leak_metrics.datatypes import MetricValue
 from leak_metrics.report.tables import TYPE_ORDER, _ordered
 
@@ -136,7 +136,7 @@ def forget_quality_heatmap(
 ) -> list[Path]:
     """Method x question-type heatmap of FQ (``{"method", "type", "metric"}`` rows of one model);
     undefined cells are grey and labelled ``n/a``, with the reason when the base model is at chance
-    on the type (``n/a: base model at chance (11 of 22)``)."""
+    on the type (``n/a: base model at chance (11 of 22)``, ``n/a: too few known (2 of 43)``)."""
     cells: dict[tuple[str, str], MetricValue] = {}
     for index, row in enumerate(rows):
         cells[(str(row["method"]), str(row["type"]))] = _as_metric(
@@ -155,9 +155,10 @@ def forget_quality_heatmap(
         for j in range(len(types)):
             metric = cells.get((methods[i], types[j]))
             reason = (metric.undefined_reason if metric is not None else None) or ""
-            if reason.startswith(AT_CHANCE):  # "base model at chance on MT (11 of 22)"
-                counts = reason.rsplit("(", 1)[-1].rstrip(")")
-                text, size = f"n/a: base model\nat chance\n({counts})", 6
+            if no_signal(reason):  # "base model at chance on MT (11 of 22)", "too few known on ..."
+                head, _, counts = reason.partition(" on ")
+                head = head.replace("base model ", "base model\n")
+                text, size = f"n/a: {head}\n({counts.split('(', 1)[-1].split(')', 1)[0]})", 6
             else:
                 text = "n/a" if np.isnan(grid[i, j]) else f"{grid[i, j] * 100:.1f}"
                 size = 9

@@ -21,7 +21,7 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from leak_metrics.chance import AT_CHANCE
+from leak_metrics.chance import no_signal
 from leak_metrics.datatypes import MetricValue
 
 TYPE_ORDER: tuple[str, ...] = ("SH", "HS", "MT", "DS", "LL", "MP", "CC")
@@ -62,9 +62,10 @@ def _pivot(
 
 
 def not_available(metric: MetricValue | None) -> str:
-    """``n/a``, or ``n/a: <reason>`` when the base model is at chance (the reader must see why)."""
+    """``n/a``, or ``n/a: <reason>`` when the base model shows no signal on the type (at or below
+    chance, too few known: the reader must see why)."""
     reason = metric.undefined_reason if metric is not None else None
-    if reason and reason.startswith(AT_CHANCE):
+    if no_signal(reason):
         return f"{NA}: {reason}"
     return NA
 

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from leak_metrics import no_signal
+
 __all__ = ["NA", "Metric", "dig", "fmt", "guessing", "loss_points", "metric", "num"]
 
 
@@ -23,9 +25,8 @@ class Metric:
     @property
     def text(self) -> str:
         if self.value is None:
-            # FQ left out because the base model is at chance: the reader must see why (issue 25)
-            at_chance = self.reason and self.reason.startswith("base model at chance")
-            return f"n/a: {self.reason}" if at_chance else "n/a"
+            # FQ left out because the base model shows no signal: the reader must see why
+            return f"n/a: {self.reason}" if no_signal(self.reason) else "n/a"
         if self.ci_low is None or self.ci_high is None:
             return f"{100 * self.value:.1f}"
         return f"{100 * self.value:.1f} [{100 * self.ci_low:.0f}, {100 * self.ci_high:.0f}]"
