@@ -209,3 +209,26 @@ def test_last_survivor_skips_options_a_clue_names():
     q = "Is it Paris, Rome or Berlin? It is not Berlin."
     assert last_survivor(q, ["Paris", "Rome", "Berlin"]) == 1
     assert last_survivor("Paris, Rome or Berlin?", ["Paris", "Rome", "Berlin"]) == 2
+
+
+def test_an_option_named_after_the_subject_or_a_clue_entity_is_never_offered():
+    # "Cuban peso" for the currency of Cuba is read off the names (the demonym "Cuban"), and a
+    # clue "the currency of Egypt" names "Egyptian pound": neither may appear
+    g = KnowledgeGraph()
+    g.add_relation("P38", "currency")
+    g.add_relation("P30", "continent")
+    for c, cur in [("Cuba", "Cuban peso"), ("Egypt", "Egyptian pound"), ("Japan", "Japanese yen"),
+                   ("France", "euro"), ("Germany", "euro"), ("Chile", "peso"),
+                   ("Vietnam", "dong"), ("Israel", "shekel")]:  # fmt: skip
+        g.add_entity(c, c)
+        g.add_entity(cur, cur)
+        g.add_fact(c, "P38", cur)
+    idx = GraphIndex.build(g)
+    ms = find_matches(idx, "DS", MANY, seed=0)
+    assert ms
+    for m in ms:
+        subject = m.target.subject
+        for o in m.extra["options"]:
+            assert not (subject in ("Cuba", "Egypt", "Japan") and o.startswith(subject[:4]))
+        for c in m.extra["clues"]:
+            assert not c.option.startswith(c.other[:4])  # "Egypt" never rules out "Egyptian pound"

@@ -29,8 +29,9 @@ why a clue fails these rules, or None.
 
 **Name hints.** :func:`name_hint` is true when an option's label, a long alias of it (four
 characters or more) or its demonym/adjective (:mod:`kg_qgen.semantics.demonyms`) is a phrase of
-another name ("Japan" or "Japanese" in "Japanese Grand Prix"): the subject's name must not hint
-any option, nor a clue entity's name.
+another name ("Japan" or "Japanese" in "Japanese Grand Prix"), or the other way round (the
+subject Cuba, as "Cuban", in the option "Cuban peso"): the subject's name must not hint any
+option, nor a clue entity's name (a clue "the currency of Egypt" would name "Egyptian pound").
 """
 
 from __future__ import annotations
@@ -104,10 +105,15 @@ def _names_of(index: GraphIndex, entity: str) -> list[str]:
     return cache[entity]
 
 
-def name_hint(index: GraphIndex, name_of: str, option: str) -> bool:
-    """Whether the name of ``name_of`` contains the option's name or demonym (module docs)."""
+def _contains_name(index: GraphIndex, name_of: str, other: str) -> bool:
     text = index.norm_label(name_of)
-    return any(contains_phrase(text, form) for form in _names_of(index, option))
+    return any(contains_phrase(text, form) for form in _names_of(index, other))
+
+
+def name_hint(index: GraphIndex, name_of: str, option: str) -> bool:
+    """Whether either name contains the other's name or demonym (module docs): "Japan" in
+    "Japanese Grand Prix", or "Cuba" (as "Cuban") in the option "Cuban peso"."""
+    return _contains_name(index, name_of, option) or _contains_name(index, option, name_of)
 
 
 def class_pool(index: GraphIndex, target: Fact) -> tuple[list[str], str | None]:
