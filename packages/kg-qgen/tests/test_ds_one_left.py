@@ -232,3 +232,23 @@ def test_an_option_named_after_the_subject_or_a_clue_entity_is_never_offered():
             assert not (subject in ("Cuba", "Egypt", "Japan") and o.startswith(subject[:4]))
         for c in m.extra["clues"]:
             assert not c.option.startswith(c.other[:4])  # "Egypt" never rules out "Egyptian pound"
+
+
+def test_position_rules_catch_round_two_records(builtin_ds):
+    # round two's records: one option eliminated (``eliminated`` a label), two left, and the
+    # gold's place among the two decides; a reader who drops the eliminated one and takes the
+    # last one left is right about half the time against a chance of one in three
+    _, ds, _ = builtin_ds
+    old = copy.deepcopy(ds)
+    for q in old:
+        q["eliminated"] = q["eliminated"][0]["option"]
+    report = ds_position_check(old)
+    assert not report["ok"] and report["rules"]["last_survivor"] > report["chance"] + 0.10
+    assert report["rules"]["last_survivor"] == pytest.approx(
+        sum(
+            max(i for i, o in enumerate(q["options"]) if o != q["eliminated"])
+            == q["options"].index(q["answer"])
+            for q in old
+        )
+        / len(old)
+    )
