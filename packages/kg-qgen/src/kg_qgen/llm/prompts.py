@@ -194,8 +194,8 @@ def _ds(m: Match, g: KnowledgeGraph) -> str:
         f"Fact: {_fact(g, s, f.relation, '?')}\n"
         f"Options, in this order: {', '.join(options)}.\n"
         f"Write a question that says the {r} of {s} is one of the options (name all of them, "
-        f"in this order), then rules out every option but one with these clues, in this "
-        f'order: "{clues}" (never say which option a clue rules out), and asks which option '
+        f"in this order), then rules out every option but one with these clues, in this order: "
+        f'"{clues}" (never say which option a clue rules out), and asks which option '
         f"is the {r} of {s}. "
         f'The correct option is "{o}": never say or hint which option is correct.'
     )
