@@ -174,6 +174,12 @@ def test_verify_rejects_a_wrong_or_missing_elimination(builtin_ds):
         dropped["premise_ids"][:2],
     )
     assert "every option but the gold" in (logic_problem(dropped, graph) or "")
+    malformed = copy.deepcopy(q)
+    malformed["eliminated"][0]["fact_ids"] = {"subject": "x"}
+    assert "field 'eliminated'" in (logic_problem(malformed, graph) or "")
+    old_form = copy.deepcopy(q)  # round two's single label is refused, naming the field
+    old_form["eliminated"] = q["eliminated"][0]["option"]
+    assert "field 'eliminated' must be a list" in (logic_problem(old_form, graph) or "")
     swapped = copy.deepcopy(q)  # the first clue now claims to rule out the gold
     gold = swapped["answer_id"]
     swapped["eliminated"][0]["option_id"] = gold

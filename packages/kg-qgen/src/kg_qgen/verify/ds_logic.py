@@ -67,12 +67,14 @@ def _clues(idx: GraphIndex, r: dict, p: list[Ids], opts: list[str]) -> list[Clue
     target = Fact(*p[0])
     entries = r.get("eliminated")
     if not isinstance(entries, list):
-        return "eliminated is not a list"
+        return "field 'eliminated' must be a list (one entry per option but the gold)"
     clues: list[Clue] = []
     for e in entries:
-        if not isinstance(e, dict) or not isinstance(e.get("fact_ids"), dict):
-            return "an eliminated entry lacks option_id / fact_ids / side"
-        ids = e["fact_ids"]
+        ids = e.get("fact_ids") if isinstance(e, dict) else None
+        if not isinstance(ids, dict) or not all(
+            isinstance(ids.get(k), str) for k in ("subject", "relation", "object")
+        ):
+            return "field 'eliminated': each entry needs option_id, side and fact_ids {subject, relation, object}"
         fact = Fact(str(ids["subject"]), str(ids["relation"]), str(ids["object"]))
         clue = Clue(str(e.get("option_id")), fact, str(e.get("side")))
         why = clue_problem(idx, clue, target, opts)
