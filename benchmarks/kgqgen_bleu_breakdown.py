@@ -79,11 +79,12 @@ def names_of(q: dict) -> list[str]:
         q.get("partner"),
         q.get("candidate"),
         q.get("consequent"),
-        q.get("eliminated"),
     ]
     out += list(q.get("options") or [])
-    el = q.get("elimination") or {}
-    out += [el.get("subject"), el.get("object")]
+    for e in q.get("eliminated") or []:  # DS: every ruled-out option's clue fact
+        fact = e.get("fact") if isinstance(e, dict) else None
+        if isinstance(fact, dict):
+            out += [fact.get("subject"), fact.get("object")]
     return [x for x in out if isinstance(x, str) and x.strip()]
 
 

@@ -132,7 +132,9 @@ def test_llm_generator_output_passes_the_same_verification(tmp_path) -> None:
     assert {q["type"] for q in questions} == {"SH", "HS", "MP", "LL", "CC", "DS", "MT"}
     assert all(q["generator"] == "llm" for q in questions)
     ds = [q for q in questions if q["type"] == "DS"]
-    assert all(len(q["premises"]) == 2 and len(q["options"]) == 3 for q in ds)
+    # one option left: the target plus one clue fact per ruled-out option
+    assert all(len(q["premises"]) == len(q["options"]) == 3 for q in ds)
+    assert all(len(q["eliminated"]) == 2 for q in ds)
     mt = [q for q in questions if q["type"] == "MT"]
     assert {q["options"] == ["yes", "no"] for q in mt} == {True}
     verify = CliRunner().invoke(cli, ["verify", str(out), "--source", "builtin"])

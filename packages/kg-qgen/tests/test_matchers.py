@@ -164,20 +164,28 @@ def test_cc_shared_relation_object():
         assert m.bridge == m.answer and len(m.premises) == 2
 
 
-def test_ds_options_and_elimination():
+def test_ds_needs_options_of_the_gold_class():
     g = world()
+    stats: Counter[str] = Counter()
+    ms = find_matches(GraphIndex.build(g), "DS", ALL, seed=1, stats=stats)
+    # P27's countries are grouped by continent (P30): Europe has two, Asia one, so no gold has
+    # two distractors of its own continent (Japan beside France and Germany was round two's
+    # two-way recall). The capitals have no grouping fact in this graph: any city goes, each
+    # ruled out as "the capital of <its country>"
+    assert {m.target.relation for m in ms} == {"P36"}
+    assert stats["fewer distractors of the gold's class than ds_options needs"] >= 3
+    g.add_entity("it", "Italy")
+    g.add_entity("ro", "Rome")
+    g.add_entity("uo", "Umberto Eco")
+    for s_, r, o in [("it", "P30", "eu"), ("it", "P36", "ro"), ("uo", "P27", "it")]:
+        g.add_fact(s_, r, o)
     ms = find_matches(GraphIndex.build(g), "DS", ALL, seed=1)
-    # P27 options are countries, told apart by their capitals (single-valued); P36 options are
-    # cities with no single-valued fact (nothing could exclude one); P30 has only 2 objects
-    assert {m.target.relation for m in ms} == {"P27"}
+    ms = [m for m in ms if m.target.relation == "P27"]
+    assert len(ms) == 3
     for m in ms:
         opts = m.extra["options"]
-        assert len(opts) == 3 and len(set(opts)) == 3 and opts.count(m.answer) == 1
-        d, rel, v = m.extra["elimination_fact"]
-        assert d == m.extra["eliminated"] and d in opts and d != m.answer and rel == "P36"
-        assert m.premises == [m.target, m.premises[1]] and m.premises[1].subject == d
-        # the clause fits exactly the eliminated option; every other option has another capital
-        assert [o for o in opts if g.has_fact(o, rel, v)] == [d]
+        assert sorted(opts) == ["de", "fr", "it"] and opts.count(m.answer) == 1
+        assert len(m.extra["clues"]) == 2 and m.premises[0] == m.target
 
 
 def test_caps_and_determinism():

@@ -267,7 +267,7 @@ def _valid_records() -> list[dict]:
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     st.integers(min_value=0, max_value=13),
-    st.sampled_from([*RECORD_KEYS, "partner_id", "candidate_id", "consequent_id", "elimination"]),
+    st.sampled_from([*RECORD_KEYS, "partner_id", "candidate_id", "consequent_id", "eliminated"]),
     json_value,
     st.sampled_from(["replace", "delete", "inner"]),
 )

@@ -85,7 +85,7 @@ def test_build_output_folder_is_what_review_reads(tmp_path: Path):
 
 def test_mt_and_ds_derivations_follow_the_recorded_logic(tmp_path: Path):
     """MT: both forms (a positive conditional with a distractor, a negative one with the real
-    bridge) are refuted by modus tollens, none is a control; DS: the elimination fact is named."""
+    bridge) are refuted by modus tollens, none is a control; DS: every eliminated option's fact is named."""
     out = build_set(tmp_path / "s", per_type=8)
     recs = [json.loads(x) for x in (out / "questions.jsonl").read_text().splitlines()]
     mts = [r for r in recs if r["type"] == "MT"]
@@ -94,5 +94,8 @@ def test_mt_and_ds_derivations_follow_the_recorded_logic(tmp_path: Path):
     for r in by_form.values():
         text = decompose(r).derivation
         assert "modus tollens" in text and r["candidate"] in text and "control" not in text
-    ds = next(r for r in recs if r["type"] == "DS" and r.get("elimination"))
-    assert f"Ruled out: {ds['elimination']['subject']}" in decompose(ds).derivation
+    ds = next(r for r in recs if r["type"] == "DS" and r.get("eliminated"))
+    derivation = decompose(ds).derivation
+    assert all(
+        f"{e['option']} (the {e['fact']['relation']}" in derivation for e in ds["eliminated"]
+    )

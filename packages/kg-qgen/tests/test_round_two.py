@@ -1,13 +1,12 @@
 """Issue 21's rules, each on a small graph or string built here: LL aliases that identify, DS
-candidates that no other fact decides, one right answer, articles and doubled words, name leaks on
+options of the gold's sport, one right answer, articles and doubled words, name leaks on
 every type (the MT wordings' rules: ``test_mt_wording.py``)."""
 
 from collections import Counter
 
 import pytest
 from kg_qgen.generate.phrasing import phrase_for
-from kg_qgen.graph import Fact, KnowledgeGraph
-from kg_qgen.match.ds import other_fact_decides
+from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.semantics.aliases import alias_problem
@@ -68,19 +67,16 @@ def _positions() -> KnowledgeGraph:
     return g
 
 
-def test_ds_candidates_left_must_agree_on_other_facts():
+def test_ds_options_are_positions_of_the_gold_sport():
+    # round two left goalkeeper / first baseman, decided by the player's sport; round three
+    # offers only positions of the gold's sport (test_ds_one_left.py has the full rules)
     g = _positions()
     idx = GraphIndex.build(g)
-    target = Fact("player0", "P413", "gk")
-    # goalkeeper vs first baseman: the player's sport decides, not the position fact
-    assert "sport" in (other_fact_decides(idx, target, ["gk", "fb"]) or "")
-    assert other_fact_decides(idx, target, ["gk", "mf"]) is None
-    stats: Counter[str] = Counter()
-    ms = find_matches(idx, "DS", MatchConfig(max_per_target=5), seed=0, stats=stats)
-    assert ms
-    for m in ms:
-        left = [o for o in m.extra["options"] if o != m.extra["eliminated"]]
-        assert other_fact_decides(idx, m.target, left) is None
+    ms = find_matches(idx, "DS", MatchConfig(max_per_target=5), seed=0)
+    positions = [m for m in ms if m.target.relation == "P413"]
+    assert positions
+    for m in positions:
+        assert {idx.objects(o, "P641")[0] for o in m.extra["options"]} == {"football"}
 
 
 def test_multi_valued_relations_are_never_asked():

@@ -42,14 +42,19 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
     for q in questions:
         ids = [tuple(p.values()) for p in q["premise_ids"]]
         if q["type"] == "DS":
-            d, rel, value = ids[1]  # the elimination fact is a premise
-            assert q["elimination"] == q["premises"][1]
-            fits = [o for o in q["option_ids"] if graph.has_fact(o, rel, value)]
-            assert fits == [d] != [q["answer_id"]]
-            # positive evidence: every other option has a different single value
-            for o in q["option_ids"]:
-                assert index.single_values(o)[rel] != value or o == d
-            assert len(q["option_ids"]) - 1 >= 2
+            # one option left: every other option ruled out by a clue fact that fits it alone
+            assert [e["fact_ids"] for e in q["eliminated"]] == q["premise_ids"][1:]
+            assert sorted(e["option_id"] for e in q["eliminated"]) == sorted(
+                o for o in q["option_ids"] if o != q["answer_id"]
+            )
+            for e in q["eliminated"]:
+                s, rel, o = tuple(e["fact_ids"].values())
+                if e["side"] == "subject":
+                    fits = [x for x in q["option_ids"] if graph.has_fact(x, rel, o)]
+                else:
+                    fits = [x for x in q["option_ids"] if x in index.objects(s, rel)]
+                    assert len(index.objects(s, rel)) == 1
+                assert fits == [e["option_id"]]
             assert q["options"] == [graph.label(o) for o in q["option_ids"]]
         elif q["type"] == "MT":
             assert q["options"] == ["yes", "no"]
@@ -266,29 +271,15 @@ def test_classes_from_p31_then_roles():
 
 
 def test_ds_elimination_needs_positive_evidence():
+    # "the one whose currency is the euro" would fit two options: only a clue that fits one
+    # option alone rules it out (a currency is neither single-valued nor identifying here)
     g = KnowledgeGraph()
-    for s, r, o in [
-        ("x", "P27", "fr"),
-        ("y", "P27", "de"),
-        ("z", "P27", "jp"),
-        ("fr", "P36", "paris"),
-        ("de", "P36", "berlin"),
-        ("jp", "P36", "tokyo"),
-    ]:
-        g.add_fact(s, r, o)
-    stats = __import__("collections").Counter()
-    ok = find_matches(GraphIndex.build(g), "DS", MatchConfig(max_per_target=5), stats=stats)
-    assert ok and all(m.extra["elimination_fact"][1] == "P36" for m in ok)
-    # the gold's capital unknown: mere absence is no evidence -> no question about fr as gold
-    g2 = KnowledgeGraph()
-    for s, r, o in [("x", "P27", "fr"), ("y", "P27", "de"), ("z", "P27", "jp")]:
-        g2.add_fact(s, r, o)
-    g2.add_fact("de", "P36", "berlin")
-    g2.add_fact("jp", "P36", "tokyo")
-    stats2 = __import__("collections").Counter()
-    got = find_matches(GraphIndex.build(g2), "DS", MatchConfig(), stats=stats2)
-    assert all(m.answer != "fr" for m in got)
-    assert stats2["the gold has no single-valued fact, so nothing can tell it apart"] >= 1
+    for i, (c, cur) in enumerate([("fr", "euro"), ("de", "euro"), ("it", "lira"), ("es", "euro")]):
+        g.add_fact(f"p{i}", "P27", c)
+        g.add_fact(c, "P38", cur)
+        g.add_fact(c, "P30", "eu")
+    ms = find_matches(GraphIndex.build(g), "DS", MatchConfig(max_per_target=5))
+    assert ms and all(c.fact.relation != "P38" for m in ms for c in m.extra["clues"])
 
 
 def _tamper(questions: list[dict]) -> dict[str, str]:

@@ -16,7 +16,7 @@ from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
 from kg_qgen.qtypes import LogicCheckFn, Matcher, PromptBuilder, QuestionType, TemplateBuilder
 from kg_qgen.review.decompose import LOGIC_RULES
-from kg_qgen.verify import logic
+from kg_qgen.verify import ds_logic, logic
 
 __all__ = ["CC", "DS", "HS", "LL", "MP", "MT", "SH"]
 
@@ -36,8 +36,8 @@ NO_MATCH_REASON = {
     "LL": "few facts whose subject has an alias that identifies it",
     "CC": "few (relation, object) pairs shared by two distinct subjects",
     "DS": (
-        "few targets whose options can be told apart by a single-valued fact (an elimination "
-        "that fits exactly one distractor, with evidence against the rest)"
+        "few targets with enough options of the gold's class that other facts of the graph "
+        "rule out one by one (a clue that fits exactly one option each)"
     ),
 }
 
@@ -76,5 +76,5 @@ HS = _builtin("HS", "open", hs.find, template._hs, logic._hs, prompts._hs)
 MP = _builtin("MP", "open", mp.find, template._mp, logic._mp, prompts._mp)
 LL = _builtin("LL", "open", ll.find, template._ll, logic._ll, prompts._ll)
 CC = _builtin("CC", "open", cc.find, template._cc, logic._cc, prompts._cc)
-DS = _builtin("DS", "options", ds.find, template._ds, logic._ds, prompts._ds)
+DS = _builtin("DS", "options", ds.find, template._ds, ds_logic.ds_problem, prompts._ds)
 MT = _builtin("MT", "yes-no", mt.find, template._mt, logic._mt, prompts._mt)

@@ -44,7 +44,7 @@ TYPE_NAMES = {
     "MP": "multi-premise (two facts with one answer)",
     "LL": "lexical alias (the subject named by another label)",
     "CC": "causal chain (two hops)",
-    "DS": "disjunctive syllogism (options with one eliminated)",
+    "DS": "disjunctive syllogism (options of one class, all but one eliminated)",
     "MT": "modus tollens (yes/no)",
 }
 

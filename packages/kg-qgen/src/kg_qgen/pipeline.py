@@ -22,7 +22,15 @@ from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.output import MANIFEST_FORMAT, BuildResult, check_out_dir, is_kgqgen_output, save
 from kg_qgen.qtypes import get_question_type
-from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, split_facts, spread
+from kg_qgen.selection import (
+    MT_PAIR_CHECK,
+    drop_orphans,
+    fact_key,
+    sample_ds,
+    sample_mt,
+    split_facts,
+    spread,
+)
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
@@ -283,6 +291,8 @@ def _select(
             chosen = sample_mt(pool, per_type, rng)
         elif t == "MP":  # as even over rule pairs as the pool allows
             chosen = spread(pool, "rule_pair")[:per_type]
+        elif t == "DS":  # as even over golds and gold slots as the pool allows (issue 34)
+            chosen = sample_ds(pool, per_type)
         else:
             chosen = pool[:per_type]
         kept[t] = sorted(chosen, key=lambda r: r["id"])

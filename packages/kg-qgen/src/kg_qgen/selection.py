@@ -50,6 +50,31 @@ def spread(pool: list[dict], key: str) -> list[dict]:
     ]
 
 
+def sample_ds(pool: list[dict], per_type: int) -> list[dict]:
+    """DS questions as even over golds and over the gold's slot as the pool allows.
+
+    The pool in :func:`spread` order over ``answer`` (no gold takes more than its share while
+    others are left), taken first while the gold's slot (its index in ``options``) has fewer
+    than ceil(per_type / k) items, then filled from the rest in the same order. Each item's slot
+    is a seeded uniform draw (:mod:`kg_qgen.match.ds`); drawn independently, 100 items leave a
+    slot above chance + 10 points about one build in 25, which ``kg-qgen verify`` would fail.
+    """
+    order = spread(pool, "answer")
+    k = max((len(r.get("options") or ()) for r in order), default=1) or 1
+    cap = -(-per_type // k)
+    slots: Counter[int] = Counter()
+    first, rest = [], []
+    for r in order:
+        opts = r.get("options") or []
+        slot = opts.index(r["answer"]) if r.get("answer") in opts else -1
+        if len(first) < per_type and slots[slot] < cap:
+            slots[slot] += 1
+            first.append(r)
+        else:
+            rest.append(r)
+    return (first + rest)[:per_type]
+
+
 def sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
     """MT questions balanced in answer, form and candidate names, seeded.
 

@@ -52,15 +52,22 @@ def type_extras(match: Match, graph: KnowledgeGraph) -> dict[str, Any]:
     """Type-specific record keys every generator writes (labels for readers, ids to re-check)."""
     x, g = match.extra, graph
     if match.type == "DS":
-        d, rel, value = x["elimination_fact"]
+        rc = x.get("class_relation")
         return {
             "option_ids": list(x["options"]),
-            "eliminated": g.label(d),
-            "elimination": {
-                "subject": g.label(d),
-                "relation": g.relation_label(rel),
-                "object": g.label(value),
-            },
+            # every option but the gold, in the question's clue order, with the fact that rules
+            # it out (labels, as ``premises``; ids alongside for the checks)
+            "eliminated": [
+                {
+                    "option": g.label(c.option),
+                    "option_id": c.option,
+                    "fact": g.fact_dict(c.fact),
+                    "fact_ids": g.fact_ids(c.fact),
+                    "side": c.side,
+                }
+                for c in x["clues"]
+            ],
+            "option_class": g.relation_label(rc) if rc else None,
         }
     if match.type == "LL":
         return {"alias": x["alias"]}

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
+from kg_qgen.generate.ds_wording import N_FRAMES as DS_FRAMES
+from kg_qgen.generate.ds_wording import clue_phrase, ds_question, elimination_clause
 from kg_qgen.generate.mt_wording import mt_question
 from kg_qgen.generate.phrasing import RelationPhrase, phrase_for
 from kg_qgen.generate.style import capitalize_sentences
@@ -34,16 +36,11 @@ from kg_qgen.semantics.articles import with_article
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 10, "DS": 13, "MT": 21}
+FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 10, "DS": DS_FRAMES, "MT": 21}
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-def _join_options(options: list[str], rng: random.Random) -> str:
-    joiner = rng.choice((" or ", " and ", ", or "))
-    return ", ".join(options[:-1]) + joiner + options[-1]
 
 
 def pronoun(index: GraphIndex, entity: str) -> str | None:
@@ -351,60 +348,14 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     return q, frame, {}
 
 
-_DS_CLAUSES = (
-    "it is not the one whose {n} is {v}",
-    "it is not the option with {v} as its {n}",
-    "the candidate whose {n} is {v} is ruled out",
-    "the one with the {n} {v} can be excluded",
-    "the option that has {v} as {n} is wrong",
-    "you can rule out whichever has the {n} {v}",
-    "the answer's {n} is not {v}",
-    "{v} is not the {n} of the answer",
-    "whichever has {v} as {n} is not it",
-    "the right one does not have the {n} {v}",
-    "the option whose {n} is {v} is dropped",
-    "the correct option has a {n} other than {v}",
-)
-
-
 def _ds(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Built:
     f = m.target
     p = _rel(g, f.relation).varied(rng)
-    s = name_of(idx, f.subject)
     options = [name_of(idx, o) for o in m.extra["options"]]
-    _, rel, value = m.extra["elimination_fact"]
-    n2, v = _rel(g, rel), name_of(idx, value)
-    if n2.inverse:
-        clause = f"it is not the one that is {n2.inverse} {v}"
-    else:
-        clause = rng.choice(_DS_CLAUSES).format(n=n2.varied(rng).noun, v=v)
-    opts = _join_options(options, rng)
-    np = _of(p, s, rng)
-    frame = rng.randrange(FRAMES["DS"])
-    if frame == 0:
-        q = f"{_cap(np)} is one of {opts}. Also, {clause}. Which one is it?"
-    elif frame == 1:
-        q = f"Exactly one of {opts} is {np}, and {clause}. Which is it?"
-    elif frame == 2:
-        q = f"Choose from {opts}: {p.wh.lower()} is {np}? Note that {clause}."
-    elif frame == 3:
-        q = f"Among {opts}, one is {np}. Given that {clause}, which one?"
-    elif frame == 4:
-        q = f"Here are candidates for {np}: {opts}. We know {clause}. What is the answer?"
-    elif frame == 5:
-        q = f"Knowing that {clause}, pick {np} from these: {opts}."
-    elif frame == 6:
-        q = f"{_cap(clause)}. So which of {opts} is {np}?"
-    elif frame == 7:  # a yes/no-looking frame lists the options with "or", never "and"
-        q = f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}."
-    elif frame == 8:
-        q = f"Which of {opts} is {np}, if {clause}?"
-    elif frame == 9:
-        q = f"{_cap(np)}: {opts}? Hint: {clause}."
-    elif frame == 10:
-        q = f"Since {clause}, which is {np}: {opts}?"
-    elif frame == 11:
-        q = f"Options: {opts}. {_cap(clause)}. Which is {np}?"
-    else:
-        q = f"{_cap(np)} is among {opts}; {clause}. Name it."
+    nps = [
+        clue_phrase(c, _rel(g, c.fact.relation), lambda e: name_of(idx, e), rng)
+        for c in m.extra["clues"]
+    ]
+    clause = elimination_clause(nps, rng)
+    q, frame = ds_question(_of(p, name_of(idx, f.subject), rng), p.wh, options, clause, rng)
     return q, frame, {}

@@ -184,14 +184,19 @@ def _ds(m: Match, g: KnowledgeGraph) -> str:
     f = m.target
     s, o, r = g.label(f.subject), g.label(f.object), _noun(g, f.relation)
     options = [g.label(x) for x in m.extra["options"]]
-    _, rel, value = m.extra["elimination_fact"]
-    clause = f"it is not the one whose {_noun(g, rel)} is {g.label(value)}"
+    clues = "; ".join(
+        f"not the one whose {_noun(g, c.fact.relation)} is {g.label(c.fact.object)}"
+        if c.side == "subject"
+        else f"not the {_noun(g, c.fact.relation)} of {g.label(c.fact.subject)}"
+        for c in m.extra["clues"]
+    )
     return (
         f"Fact: {_fact(g, s, f.relation, '?')}\n"
         f"Options, in this order: {', '.join(options)}.\n"
         f"Write a question that says the {r} of {s} is one of the options (name all of them, "
-        f'in this order), then rules one option out with the clause "{clause}" (never say '
-        f"which option that is), and asks which option is the {r} of {s}. "
+        f"in this order), then rules out every option but one with these clues, in this order: "
+        f'"{clues}" (never say which option a clue rules out), and asks which option '
+        f"is the {r} of {s}. "
         f'The correct option is "{o}": never say or hint which option is correct.'
     )
 

@@ -144,7 +144,8 @@ def echo_question(prompt: str) -> str:
     if "disjunctive" in task:
         options = re.search(r"Options, in this order: (.+?)\.\n", prompt).group(1)
         rel, subj = re.search(r"says the (.+?) of (.+?) is one of the options", prompt).groups()
-        clause = re.search(r'with the clause "(.+?)"', prompt).group(1)
+        clues = re.search(r'with these clues, in this order: "(.+?)"', prompt).group(1)
+        clause = "it is " + ", and ".join(clues.split("; "))
         return f"The {rel} of {subj} is one of {options}. {clause[0].upper()}{clause[1:]}. Which one is it?"
     if "modus tollens" in task:
         cond, claim = re.search(

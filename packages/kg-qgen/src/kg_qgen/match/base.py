@@ -20,7 +20,8 @@ class Match:
     ``answer`` is an entity id when ``answer_is_entity`` is true, otherwise a literal such as
     "yes"/"no". ``bridge`` is the id of the masked intermediate entity (HS/MP/MT/CC) or None.
     ``extra`` holds type-specific data: DS ``options`` (entity ids in display order),
-    ``eliminated`` and ``elimination_fact``; LL ``alias`` (the subject alias to use); CC
+    ``clues`` (:class:`kg_qgen.match.ds_clues.Clue`, one per eliminated option, in clue order)
+    and ``class_relation``; LL ``alias`` (the subject alias to use); CC
     ``partner`` (the second subject id); MT ``antecedent``, ``polarity``, ``candidate``,
     ``consequent`` and ``pair``; MP ``rule_pair``. ``premises`` lists every fact the question
     uses, the target first.

@@ -27,7 +27,7 @@ def find_matches(
     """Matches of one type; the RNG is derived from (seed, type) so types do not interact.
 
     ``stats``, when given, counts the candidates the matcher turned down, by reason (DS, MT, MP
-    and LL report theirs), e.g. ``{"DS: no elimination fact fits exactly one distractor": 12}``.
+    and LL report theirs), e.g. ``{"DS: no clue rules out enough distractors of the gold's class": 12}``.
     """
     rng = random.Random(f"{seed}:{qtype}")
     return get_matcher(qtype)(index, cfg or MatchConfig(), rng, stats)

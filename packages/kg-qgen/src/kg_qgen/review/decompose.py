@@ -62,8 +62,8 @@ LOGIC_RULES: dict[str, LogicRule] = {
     "DS": LogicRule(
         "Disjunctive Syllogism",
         "(A ∨ B) ∧ ¬A ⊢ B",
-        "The answer is one of the listed options; the question rules one option out, and the "
-        "target fact picks the answer among the ones left.",
+        "The answer is one of the listed options, all of one kind; the question rules out every "
+        "option but one, each through another fact, and the one left is the answer.",
     ),
     "MT": LogicRule(
         "Modus Tollens",
@@ -220,15 +220,21 @@ def _derivation(
 
 
 def _ds_derivation(options: list[str], record: Mapping[str, Any], direct: str, answer: str) -> str:
-    """DS: the options, the one ruled out by the elimination fact, and the target fact."""
+    """DS: the options, each one ruled out by its clue's fact, and the one left."""
     opts = ", ".join(options) if options else "(options not recorded)"
-    elim = _fact(record.get("elimination"))
-    ruled_out = (
-        f"Ruled out: {elim['subject']} (its {elim['relation']} is {elim['object']})"
-        if elim
-        else "One option is ruled out in the question"
-    )
-    return f"Options: {opts}. {ruled_out}; {direct}, so the answer is {answer}."
+    entries = record.get("eliminated")
+    facts = [
+        (e.get("option"), _fact(e.get("fact")))
+        for e in (entries if isinstance(entries, list) else [])
+        if isinstance(e, dict)
+    ]
+    ruled = [
+        f"{o} (the {f['relation']} of {f['subject']} is {f['object']})" for o, f in facts if o and f
+    ]
+    if ruled:
+        out = "Ruled out: " + "; ".join(ruled)
+        return f"Options: {opts}. {out}. One option is left; {direct}, so the answer is {answer}."
+    return f"Options: {opts}. The others are ruled out in the question; {direct}, so the answer is {answer}."
 
 
 def _mt_derivation(

@@ -176,12 +176,13 @@ def _record_names(r: dict) -> set[str]:
     """Entity names a record's question may contain (their spelling is not a style error)."""
     names = {str(p.get(k, "")) for p in r.get("premises") or [] for k in ("subject", "object")}
     names |= {str(o) for o in r.get("options") or []}
-    for key in ("alias", "partner", "candidate", "consequent", "answer", "bridge", "eliminated"):
+    for key in ("alias", "partner", "candidate", "consequent", "answer", "bridge"):
         if isinstance(r.get(key), str):
             names.add(r[key])
-    elim = r.get("elimination")
-    if isinstance(elim, dict):
-        names |= {str(elim.get("subject", "")), str(elim.get("object", ""))}
+    for e in r.get("eliminated") or []:  # DS: each ruled-out option and its clue's fact
+        fact = e.get("fact") if isinstance(e, dict) else None
+        if isinstance(fact, dict):
+            names |= {str(fact.get("subject", "")), str(fact.get("object", ""))}
     return {n for n in names if n}
 
 

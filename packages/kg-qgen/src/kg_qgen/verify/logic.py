@@ -14,10 +14,8 @@ type's own ids), so it works on any generator's output (template or LLM) and on 
   (:func:`kg_qgen.semantics.aliases.alias_problem`), the question uses it and not the label.
 * **CC**: two premises sharing (r, o) with different subjects, exactly one shared r value; the
   question names both subjects.
-* **DS**: >= 3 distinct options, the gold once, all r-objects, no distractor an r-object of the
-  subject; the elimination fact (d r' v) is a premise and a fact, r' is single-valued for every
-  option and every other option has a different r' value (positive evidence); >= 2 candidates
-  remain; the question lists every option in display order and names v.
+* **DS**: one option left, every other ruled out by a fact of the graph
+  (:mod:`kg_qgen.verify.ds_logic`).
 * **MT**: the four cells of :mod:`kg_qgen.match.mt` (positive/negative conditional, plain/negated
   ask): the stated antecedent is false and so is the consequent (a positive conditional's
   distractor has a different r2 value; a negative one's r2 value identifies the bridge,
@@ -163,63 +161,6 @@ def _cc(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
     for s in (s1, s2):
         if not _mentions(text, idx.graph, s):
             return f"the question does not name {idx.graph.label(s)!r}"
-    return None
-
-
-def _ds(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
-    g = idx.graph
-    if len(p) != 2:
-        return "DS needs 2 premises: the target and the elimination fact"
-    (s, rel, gold), (d, rel2, v) = p
-    option_ids = r.get("option_ids")
-    if not isinstance(option_ids, (list, tuple)):
-        return "option_ids is not a list of entity ids"
-    opts = [str(o) for o in option_ids]
-    if len(opts) < 3 or len(set(opts)) != len(opts) or opts.count(gold) != 1:
-        return "DS needs >= 3 distinct option ids with the gold exactly once"
-    if r.get("answer_id") != gold:
-        return "the answer is not the object of the target fact"
-    why = _unique(idx, s, rel)
-    if why:
-        return why
-    objects = set(idx.relation_objects(rel))
-    own = set(idx.objects(s, rel))
-    for o in opts:
-        if not g.has_entity(o) or o not in objects:
-            return f"option {o!r} is not an object of the relation"
-        if o != gold and o in own:
-            return f"distractor {g.label(o)!r} is also a true answer"
-    if d not in opts or d == gold:
-        return "the elimination fact is not about a distractor"
-    values = {o: idx.single_values(o).get(rel2) for o in opts}
-    if values[d] != v:
-        return "the elimination fact is not the eliminated option's single value"
-    missing = [g.label(o) for o, x in values.items() if x is None]
-    if missing:
-        return f"no positive evidence against the clause for {missing} (no single value)"
-    fits = [o for o, x in values.items() if x == v]
-    if fits != [d]:
-        return f"the elimination clause fits {[g.label(o) for o in fits]}, not exactly one option"
-    if len(opts) - len(fits) < 2:
-        return "fewer than two candidates remain after elimination"
-    from kg_qgen.graph import Fact
-    from kg_qgen.match.ds import other_fact_decides
-
-    why = other_fact_decides(idx, Fact(s, rel, gold), [o for o in opts if o != d])
-    if why:
-        return why
-    labels = [g.label(o) for o in opts]
-    if r.get("options") != labels:
-        return "options are not the labels of option_ids"
-    pos, last = 0, -1
-    padded = f" {text} "
-    for lab in labels:
-        i = padded.find(f" {normalize(lab)} ", pos)
-        if i < 0 or i < last:
-            return f"the question does not list {lab!r} in display order"
-        last, pos = i, i + 1
-    if not _mentions(text, g, v):
-        return f"the question does not state the elimination value {g.label(v)!r}"
     return None
 
 

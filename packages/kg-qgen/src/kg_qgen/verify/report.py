@@ -12,6 +12,8 @@ other checks, which need its fields), then the set-level checks:
 * ``ds_options``: with at least ``cue_min_n`` DS questions, no rule of one or two words on the
   option strings (or the display position) may pick the gold with accuracy above
   ``cue_threshold``; smaller sets are reported, not judged.
+* ``ds_positions`` (:mod:`kg_qgen.verify.ds_positions`): the "last survivor", "first option"
+  and "gold slot" rules each at most chance + 10 points, on sets of >= 100 DS items.
 
 ``kg-qgen verify`` writes :meth:`VerifyReport.to_dict` as JSON and exits non-zero unless
 ``report.ok``; ``kg-qgen build`` runs the same function before saving.
@@ -28,6 +30,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.verify.balance import ds_option_balance, mt_balance
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
+from kg_qgen.verify.ds_positions import ds_position_check
 
 __all__ = ["VerifyReport", "verify_records"]
 
@@ -84,6 +87,9 @@ def verify_records(
     ds = _ds_options_check(records, cue_threshold, cue_min_n)
     if ds is not None:
         set_checks["ds_options"] = ds
+    positions = ds_position_check(records)
+    if positions is not None:
+        set_checks["ds_positions"] = positions
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
     return VerifyReport(
         ok=ok,
