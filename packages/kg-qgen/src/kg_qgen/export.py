@@ -45,7 +45,7 @@ TYPE_NAMES = {
     "LL": "lexical alias (the subject named by another label)",
     "CC": "causal chain (two hops)",
     "DS": "disjunctive syllogism (options with one eliminated)",
-    "MT": "modus tollens (yes/no)",
+    "MT": "modus tollens (two options)",
 }
 
 

@@ -76,8 +76,12 @@ def type_extras(match: Match, graph: KnowledgeGraph) -> dict[str, Any]:
                 "object": g.label(value),
             },
             "conditionals": [
-                {"candidate": g.label(c), "consequent": g.label(v), "candidate_id": c,
-                 "consequent_id": v}
+                {
+                    "candidate": g.label(c),
+                    "consequent": g.label(v),
+                    "candidate_id": c,
+                    "consequent_id": v,
+                }
                 for c, v in x["conditionals"]
             ],
         }

@@ -35,7 +35,15 @@ from kg_qgen.semantics.articles import with_article
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 10, "DS": 13, "MT": len(MT_FRAMES)}
+FRAMES: dict[str, int] = {
+    "SH": 8,
+    "HS": 8,
+    "MP": 12,
+    "LL": 8,
+    "CC": 10,
+    "DS": 13,
+    "MT": len(MT_FRAMES),
+}
 
 
 def _cap(text: str) -> str:

@@ -26,6 +26,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ def _features(question: str, options: Sequence[str]) -> tuple[set[str], list[flo
     """(word unigrams and bigrams, numeric features) of one question (module docs)."""
     text = normalize(question)
     words = text.split()
-    grams = set(words) | {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    grams = set(words) | {f"{a} {b}" for a, b in pairwise(words)}
     n_neg = len(_NEGATION.findall(text))
     first = [0.0] * len(options)
     if len(options) > 1 and options[0] not in ("yes", "no"):
