@@ -104,10 +104,11 @@ def _cap_golds(
     chains: dict[tuple[str, str], list[tuple[Fact, Fact]]], stats: Counter[str] | None
 ) -> dict[tuple[str, str], list[tuple[Fact, Fact]]]:
     """At most ``cap`` chains per gold over all relation pairs, ``cap`` the largest with
-    cap <= GOLD_SHARE * (chains left); 1 when the source has too few golds to allow any."""
+    cap <= GOLD_SHARE * (chains left); no cap when no cap fits (the source has too few golds:
+    one chain each would still put a gold over the share)."""
     counts = Counter(f1.object for group in chains.values() for f1, _ in group)
-    cap = 1
-    for k in range(max(counts.values(), default=1), 0, -1):
+    cap = max(counts.values(), default=1)  # no k fits: even one chain a gold is over the share
+    for k in range(cap, 0, -1):
         if k <= GOLD_SHARE * sum(min(c, k) for c in counts.values()):
             cap = k
             break
