@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from click.testing import CliRunner
 from kg_qgen.cli import cli
 from kg_qgen.llm.testing import Reply, ScriptedChatServer, echo_generation_reply
