@@ -80,7 +80,7 @@ def _key(value: Any) -> str:
 
 
 def _label(r: dict) -> int | None:
-    """The class of a record: the gold's slot, or 1/0 for yes/no; None when unreadable."""
+    """The class of a record: the gold's index among its options (yes/no: 0 for yes), or None."""
     opts = _options(r)
     ans = str(r.get("answer"))
     if not opts or ans not in opts:
