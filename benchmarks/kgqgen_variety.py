@@ -4,7 +4,7 @@ For each seed, builds MQuAKE-hard-dev (100 per type, all types, template generat
 process: ``wording_draws=1`` (every question keeps its first draw) and the default (16 draws, the
 wording sharing the fewest n-grams with the set kept, :mod:`kg_qgen.wording_variety`). Prints
 self-BLEU per type and overall (``kg-qgen stats``' definition, 500 sampled, seeded), the source's
-own questions' figure and the ratio to it, the best one/two-word rule on MT, whether the set
+own questions' figure and the ratio to it, verify's MT text-only classifier accuracy, whether the set
 verifies, and the build time of each (same process, alternating: compare the ratio, not the
 seconds, across machines).
 
@@ -57,7 +57,7 @@ def main() -> None:
     print(
         "seed draws "
         + " ".join(f"{t:>6}" for t in (*types, "all"))
-        + "  ratio  MT-rule verify build_s"
+        + "  ratio  MT-clf verify build_s"
     )
     for seed in (int(s) for s in args.seeds.split(",")):
         for draws in (1, args.draws):
@@ -66,7 +66,8 @@ def main() -> None:
             took = time.perf_counter() - t0
             row = _row(result, seed)
             cells = " ".join(f"{row.get(t, float('nan')):6.3f}" for t in (*types, "all"))
-            rule = (result.mt_wording or {}).get("accuracy", float("nan"))
+            mt_text = (result.verification or {}).get("set_checks", {}).get("mt_text") or {}
+            rule = (mt_text.get("classifier") or {}).get("accuracy") or float("nan")
             ok = result.verification["ok"] if result.verification else None
             print(
                 f"{seed:>4} {draws:>5} {cells}  {row['all'] / source:5.2f}  {rule:7.3f} "

@@ -55,7 +55,7 @@ def mquake_hard_dev() -> Path:
 @pytest.fixture(scope="session")
 def mquake_per_type(mquake_hard_dev: Path) -> int:
     """Questions per type the MQuAKE tests build: 100 from the full dev file, 12 from the slice (its
-    48 cases yield 16 of every type; a multiple of 4 keeps MT's four yes/no cells exactly even)."""
+    48 cases yield 16 of every type)."""
     return 12 if is_slice(mquake_hard_dev) else 100
 
 

@@ -43,10 +43,10 @@ def test_hf_export_loads_with_datasets_and_has_a_card(built_set: Path, tmp_path:
         assert loaded[t][0]["target"] == rows[0]["target"]
     # the card's YAML header is what the hub reads: one config per type
     mt = datasets.load_dataset(str(out), "MT", split="test", cache_dir=str(tmp_path / "cache"))
-    assert mt["id"] == loaded["MT"]["id"] and "antecedent" in mt.column_names
+    assert mt["id"] == loaded["MT"]["id"] and "conditionals" in mt.column_names
     card = (out / "README.md").read_text()
     assert card.startswith("---\nlicense: apache-2.0\n")
-    assert "| MT | modus tollens (yes/no) | 4 |" in card
+    assert "| MT | modus tollens (two options) | 4 |" in card
     assert "`builtin`" in card and "generator `template`" in card
     assert "`kg-qgen verify` passed on 28 questions" in card
     assert json.loads((out / "verify_report.json").read_text())["ok"] is True

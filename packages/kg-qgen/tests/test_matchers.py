@@ -102,46 +102,31 @@ def test_mp_only_true_rules_on_subjects_of_their_class():
     assert stats["subject class 'thing' does not fit the rule's 'place'"] == 1
 
 
-def test_mt_cells_are_modus_tollens_and_mirrored():
-    from collections import Counter
-
-    from kg_qgen.match.mt import answer_for
-
+def test_mt_two_options_one_false_consequent_and_mirrored_names():
     g = world()
     ms = find_matches(GraphIndex.build(g), "MT", ALL, seed=3)
     assert ms
     for m in ms:
-        f1, f2 = m.premises[0], m.premises[1]
-        c, v = m.extra["candidate"], m.extra["consequent"]
-        assert m.answer in ("yes", "no") and not m.answer_is_entity
-        # every item states a false antecedent and a false consequent: modus tollens
-        assert m.extra["antecedent"] == "false"
-        assert m.answer == answer_for(m.extra["form"], m.extra["polarity"])
-        # continent does not identify a country, so only the capital chain is used
-        assert f2.relation == "P36"
-        if m.extra["form"] == "negative":  # "if not b then not o2": o2 is really r2(b)
-            assert (c, v, m.bridge, len(m.premises)) == (f1.object, f2.object, None, 2)
-        else:  # "if d then v": v is r2(d), not the real r2 value
-            assert c != f1.object and g.has_fact(c, f2.relation, v) and v != f2.object
-            assert m.premises[2].subject == c and m.bridge == f1.object
-    # every positive mirrors a negative: same slot, same ask, its candidate as distractor
-    negatives = {
-        (m.extra["slot"], m.extra["polarity"], m.extra["candidate"])
-        for m in ms
-        if m.extra["form"] == "negative"
-    }
-    positives = [m for m in ms if m.extra["form"] == "positive"]
-    assert positives
-    assert all(
-        (m.extra["slot"], m.extra["polarity"], m.extra["candidate"]) in negatives for m in positives
-    )
-    # so names say nothing about the form
-    by_form = Counter((m.extra["form"], m.extra["candidate"]) for m in ms)
-    for m in positives:
-        assert (
-            by_form[("positive", m.extra["candidate"])]
-            == by_form[("negative", m.extra["candidate"])]
+        f1, f2, d_fact = m.premises
+        d = m.extra["distractor"]
+        assert m.answer == f1.object and m.answer_is_entity and m.bridge is None
+        assert sorted(m.extra["options"]) == sorted([f1.object, d])
+        # the distractor's conditional is a fact with a false consequent: modus tollens rules
+        # it out; the gold's conditional has the true one
+        assert d_fact.subject == d and g.has_fact(d, f2.relation, d_fact.object)
+        assert d_fact.object != f2.object and d not in (f1.subject,)
+        assert sorted(map(tuple, m.extra["conditionals"])) == sorted(
+            [(f1.object, f2.object), (d, d_fact.object)]
         )
+    # two continents for three countries: one Europe chain cannot be mirrored
+    assert {(m.premises[0].relation, m.premises[1].relation) for m in ms} == {
+        ("P27", "P30"),
+        ("P27", "P36"),
+    }
+    # each name is a gold as often as a distractor, per relation pair
+    for pair in {(m.premises[0].relation, m.premises[1].relation) for m in ms}:
+        group = [m for m in ms if (m.premises[0].relation, m.premises[1].relation) == pair]
+        assert Counter(m.answer for m in group) == Counter(m.extra["distractor"] for m in group)
 
 
 def test_ll_uses_subject_alias():

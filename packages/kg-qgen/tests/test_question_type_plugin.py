@@ -38,7 +38,7 @@ def test_builtins_are_registered_once_in_order():
     assert kg_qgen.question_type_codes() == list(kg_qgen.QUESTION_TYPES)
     ds = kg_qgen.get_question_type("DS")
     assert (ds.code, ds.answer_kind, ds.name) == ("DS", "options", "Disjunctive Syllogism")
-    assert kg_qgen.get_question_type("MT").answer_kind == "yes-no"
+    assert kg_qgen.get_question_type("MT").answer_kind == "options"  # two options (issue 34)
     assert [t for t in kg_qgen.QUESTION_TYPES if not kg_qgen.get_question_type(t).multi_hop] == [
         "SH"
     ]

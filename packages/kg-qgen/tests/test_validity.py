@@ -57,13 +57,12 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
                 assert fits == [e["option_id"]]
             assert q["options"] == [graph.label(o) for o in q["option_ids"]]
         elif q["type"] == "MT":
-            assert q["options"] == ["yes", "no"]
+            # two options, the gold and the distractor of the third premise, whose second-hop
+            # value differs from the gold's: one conditional's consequent is false in reality
+            assert len(ids) == 3 and ids[2][0] == q["distractor_id"] and ids[2][2] != ids[1][2]
+            assert sorted(q["option_ids"]) == sorted([q["answer_id"], q["distractor_id"]])
+            assert q["options"] == [graph.label(o) for o in q["option_ids"]]
             assert " were " not in f" {q['question']} " and " would " not in f" {q['question']} "
-            assert q["antecedent"] == "false"  # every item is modus tollens
-            if q["form"] == "positive":
-                assert len(ids) == 3 and ids[2][0] == q["candidate_id"]  # distractor fact
-            else:
-                assert len(ids) == 2 and q["candidate_id"] == ids[0][2]  # the real bridge
         else:
             assert q["options"] == []
 
@@ -71,14 +70,9 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
 def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
     # build time: benchmarks/kgqgen_build_time.py (not a wall-clock bound in a unit test)
     graph, result = mquake_build
-    # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
-    # of 100 on the full file (the test slice fills its 12)
-    expected = {
-        t: result.counts[t]["kept"] if t == "MT" else mquake_per_type for t in QUESTION_TYPES
-    }
+    # MT keeps only chains whose bridge another chain mirrors; MQuAKE-hard-dev fills its 100
+    expected = dict.fromkeys(QUESTION_TYPES, mquake_per_type)
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
-    assert expected["MT"] >= min(60, mquake_per_type)
-    assert expected["MT"] == mquake_per_type or "MT" in result.shortfall
     report = result.verification
     assert report["ok"], [f for t in report["per_type"].values() for f in t["failures"]][:5]
     assert {t: s["passed"] for t, s in report["per_type"].items()} == expected
@@ -116,30 +110,20 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
 
 
 def test_mt_answers_cannot_be_read_off_the_wording(mquake_build, builtin_build, mquake_per_type):
+    """Issue 34: verify's text-only classifier (trained on half, tested on the other half)
+    stays within chance + 0.10 on both sources; the gold's slot is a coin; nothing "follows"."""
     for _graph, result in (mquake_build, builtin_build):
         mt = [q for q in result.questions if q["type"] == "MT"]
-        assert len(mt) >= (50 if result is builtin_build[1] else min(50, mquake_per_type))
-        if len(mt) >= 50:  # below that any two-word rule fits by chance (verify: from 60)
-            rule = best_short_rule([q["question"] for q in mt], [q["answer"] for q in mt])
-            assert rule.accuracy <= 0.65, rule
-        assert sum(q["answer"] == "yes" for q in mt) / len(mt) == 0.5
-        assert sum(q["form"] == "negative" for q in mt) / len(mt) == 0.5
-        cells = {(q["form"], q["polarity"], q["answer"]) for q in mt}
-        assert cells == {
-            ("negative", "plain", "yes"),
-            ("negative", "negated", "no"),
-            ("positive", "plain", "no"),
-            ("positive", "negated", "yes"),
-        }
-        # the asked proposition is the last sentence: "... the r1 of s is (not) c?" or the
-        # fact as a clause ("... s was (not) developed by c?"), one "not" exactly when negated
-        for q in mt:
-            last = q["question"].rsplit(". ", 1)[-1]
-            assert q["candidate"] in last and last.endswith("?")
-            bare = f" {last} ".replace(f" {q['candidate']}", " ").replace(
-                f" {q['target']['subject']} ", " "
-            )
-            assert bare.count(" not ") == (q["polarity"] == "negated"), last
+        assert len(mt) == min(100, mquake_per_type) or result is builtin_build[1]
+        check = result.verification["set_checks"]["mt_text"]
+        assert check["ok"] and check["says_follows"] == [] and check["repeated_facts"] == 0
+        if len(mt) >= 100:  # judged sizes (smaller sets are reported, not judged)
+            assert check["judged"] and check["classifier"]["accuracy"] <= 0.60, check["detail"]
+            assert check["top_gold_share"] <= 0.30 and check["top_frame_share"] <= 0.20
+            assert check["facts_per_100"] >= 40
+        for q in mt:  # each option in its conditional and in the ask
+            assert all(q["question"].count(o) >= 2 for o in q["options"]), q["question"]
+            assert q["question"].endswith("?")
 
 
 def test_two_word_rule_finds_round_one_cue():
@@ -184,10 +168,8 @@ def test_one_cue_classifier_finds_the_old_cues():
 def test_builtin_kb_verified_every_type(builtin_build):
     graph, result = builtin_build
     assert result.verification["ok"]
-    # MT keeps only mirrored questions: the built-in KB's capital chains give about 60
-    expected = {t: result.counts[t]["kept"] if t == "MT" else 100 for t in QUESTION_TYPES}
+    expected = dict.fromkeys(QUESTION_TYPES, 100)
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
-    assert expected["MT"] >= 50
     _ds_and_mt_are_sound(graph, result.questions)
     for q in result.questions:
         assert PERSON_ITS not in q["question"] or graph.label(q["target_ids"]["subject"])
@@ -287,7 +269,7 @@ def _tamper(questions: list[dict]) -> dict[str, str]:
     by_type = {t: [q for q in questions if q["type"] == t] for t in QUESTION_TYPES}
     expect = {}
     mt = by_type["MT"][0]
-    mt["answer"] = "no" if mt["answer"] == "yes" else "yes"
+    mt["answer_id"] = mt["distractor_id"]
     expect[mt["id"]] = "logic"
     ds = by_type["DS"][0]
     ds["option_ids"] = [ds["option_ids"][1], ds["option_ids"][0], *ds["option_ids"][2:]]
@@ -341,8 +323,7 @@ def test_verify_command_passes_then_names_every_broken_record(
             for f in t["failures"]
             if f["id"] == rid
         ), (rid, check, failures.get(rid))
-    # the flipped MT answer also leaves its pair unbalanced -> the set check notices nothing
-    # else: exactly the tampered ids fail
+    # exactly the tampered ids fail
     assert set(failures) == set(expect)
     assert report["per_type"]["MT"]["failed"] == 1
 
@@ -409,7 +390,8 @@ def test_report_counts_per_type(builtin_build):
     report = verify_records(ds + mt, graph)
     assert report.ok, report.set_checks
     assert (report.per_type["DS"]["n"], report.per_type["MT"]["n"]) == (4, 6)
-    # sets under 60 are reported with their figures, not judged
-    for name in ("mt_balance", "ds_options"):
-        assert not report.set_checks[name]["judged"]
-        assert "not judged: n < 60" in report.set_checks[name]["detail"]
+    # small sets are reported with their figures, not judged
+    assert not report.set_checks["ds_options"]["judged"]
+    assert "not judged: n < 60" in report.set_checks["ds_options"]["detail"]
+    assert not report.set_checks["mt_text"]["judged"]
+    assert "not judged: n < 100" in report.set_checks["mt_text"]["detail"]

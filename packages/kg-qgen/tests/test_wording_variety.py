@@ -206,23 +206,3 @@ def test_least_shared_redraw_picks_the_draw_no_other_question_has():
     assert got["question"] == "Zebras graze near Kilimanjaro!"
     assert seen == [8, 9, 10, 11]  # attempt 2's own draws, none shared with another attempt
     assert got["id"] == records[0]["id"]
-
-
-def test_mt_filter_falls_back_to_single_draws_when_the_least_shared_ones_stall(
-    builtin, monkeypatch
-):
-    """The least shared draw is chosen without chance; when the MT filter cannot pass with it,
-    the build filters again from the same start with single draws (here the least-shared redraw
-    is made to change nothing, so only the fallback can pass)."""
-    import kg_qgen.build_wording as build_wording
-
-    monkeypatch.setattr(build_wording, "least_shared_redraw", lambda redraw, records, draws: _same)
-    result = build(builtin, types=("SH", "MT"), per_type=100, seed=0)
-    report = result.mt_wording
-    assert report is not None and report["passed"], report
-    assert report["redraw_choice"] == "a single draw"
-    assert report["attempts"] > 1  # the first draw alone did not pass
-
-
-def _same(record: dict, attempt: int) -> dict:
-    return dict(record)

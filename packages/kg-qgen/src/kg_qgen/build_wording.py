@@ -1,6 +1,9 @@
-"""The build's wording steps, after the kept set is chosen: variety across the set
-(:mod:`kg_qgen.wording_variety`), then the MT filter (:mod:`kg_qgen.wording_filter`). Only
-wordings change; :func:`kg_qgen.pipeline.build` calls :func:`choose_wordings`."""
+"""The build's wording step, after the kept set is chosen: variety across the set
+(:mod:`kg_qgen.wording_variety`). Only wordings change; :func:`kg_qgen.pipeline.build` calls
+:func:`choose_wordings`. (Up to round three an adversarial filter then redrew the yes/no MT
+wordings until no one/two-word rule read the answer, :mod:`kg_qgen.wording_filter`; MT items
+are now two-option items whose wording says nothing about the gold by construction, which
+``kg_qgen.verify.mt_text`` measures, so that step is gone.)"""
 
 from __future__ import annotations
 
@@ -12,13 +15,8 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import default_checks
-from kg_qgen.wording_filter import (
-    Redraw,
-    WordingFilterConfig,
-    WordingFilterReport,
-    filter_wordings,
-)
-from kg_qgen.wording_variety import VarietyConfig, least_shared_redraw, vary_wordings
+from kg_qgen.wording_filter import Redraw
+from kg_qgen.wording_variety import VarietyConfig, vary_wordings
 
 __all__ = ["WordingSettings", "choose_wordings"]
 
@@ -29,7 +27,6 @@ class WordingSettings(Protocol):
     types: tuple[str, ...]
     seed: int
     wording_draws: int
-    mt_wording_attempts: int
 
 
 def choose_wordings(
@@ -41,13 +38,12 @@ def choose_wordings(
     extra_checks: Sequence[Check],
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The kept set is final: every kept question's wording is chosen among
-    ``cfg.wording_draws`` draws for variety (:func:`_vary`, the build's ``wording_variety``),
-    then the MT wordings are filtered so that no short rule reads yes/no (:func:`_filter_mt`,
-    ``mt_wording``). ``sources``: each record's (position, match) by id, for the generator's
+    ``cfg.wording_draws`` draws for variety (:func:`_vary`, the build's ``wording_variety``).
+    The second report (the retired MT filter's ``mt_wording``) is always None. ``sources``: each record's (position, match) by id, for the generator's
     ``redraw_wording``; ``extra_checks``: the costly checks beyond the deterministic ones.
     Content never changes; ``kept`` (per type) is updated in place. Returns both reports."""
     variety = _vary(kept, cfg, gen, sources, graph, extra_checks)
-    return variety, _filter_mt(kept, cfg, gen, sources, graph, extra_checks)
+    return variety, None
 
 
 def _vary(
@@ -74,50 +70,6 @@ def _vary(
     by_id = {r["id"]: r for r in varied}
     for t in types:
         kept[t] = [by_id[r["id"]] for r in kept[t]]
-    return report.to_dict()
-
-
-def _filter_mt(
-    kept: dict[str, list[dict]],
-    cfg: WordingSettings,
-    gen: QuestionGenerator,
-    sources: dict[str, tuple[int, Match]],
-    graph: KnowledgeGraph,
-    extra_checks: Sequence[Check],
-) -> dict[str, Any] | None:
-    """The kept MT set is final: filter its wordings (content unchanged) in ``kept``, in place;
-    the filter's report, None without MT. Each redraw is the least shared of ``cfg.wording_draws`` draws
-    (:func:`kg_qgen.wording_variety.least_shared_redraw`); when that filter does not pass, it
-    runs again from the same start with single draws (the least shared draw is chosen without
-    chance, so its hill climb can stall a question from the bound: MQuAKE dev's ids-only
-    triples, seed 0, 0.657 after 128 draws), and the passing or better run is kept."""
-    if not kept.get("MT"):
-        return None
-    plain = _redrawer(gen, sources, graph, kept["MT"])
-    tries: list[tuple[str, Redraw | None]] = [("a single draw", plain)]
-    draws = cfg.wording_draws
-    if plain is not None and draws > 1:
-        varied = least_shared_redraw(plain, [r for t in cfg.types for r in kept[t]], draws)
-        tries.insert(0, (f"the least shared of {draws} draws", varied))
-    best: tuple[list[dict], WordingFilterReport, str] | None = None
-    for how, redraw in tries:
-        records, report = filter_wordings(
-            kept["MT"],
-            redraw,
-            graph,
-            default_checks(),
-            extra_checks,
-            WordingFilterConfig(max_attempts=cfg.mt_wording_attempts),
-            seed=cfg.seed,
-        )
-        if best is None or report.accuracy < best[1].accuracy:
-            best = (records, report, how)
-        if report.passed:
-            break
-    assert best is not None
-    kept["MT"], report, how = best
-    if report.redraws:
-        report.redraw_choice = how
     return report.to_dict()
 
 

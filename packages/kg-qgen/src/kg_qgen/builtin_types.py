@@ -16,7 +16,7 @@ from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
 from kg_qgen.qtypes import LogicCheckFn, Matcher, PromptBuilder, QuestionType, TemplateBuilder
 from kg_qgen.review.decompose import LOGIC_RULES
-from kg_qgen.verify import ds_logic, logic
+from kg_qgen.verify import ds_logic, logic, mt_logic
 
 __all__ = ["CC", "DS", "HS", "LL", "MP", "MT", "SH"]
 
@@ -30,8 +30,8 @@ NO_MATCH_REASON = {
         "subject's class"
     ),
     "MT": (
-        "few two-hop chains whose second hop identifies its subject and whose bridge another "
-        "chain can take as distractor"
+        "few two-hop chains (both hops single-valued) whose bridge another chain of the same "
+        "relation pair, with another second-hop value, can take as distractor"
     ),
     "LL": "few facts whose subject has an alias that identifies it",
     "CC": "few (relation, object) pairs shared by two distinct subjects",
@@ -77,4 +77,4 @@ MP = _builtin("MP", "open", mp.find, template._mp, logic._mp, prompts._mp)
 LL = _builtin("LL", "open", ll.find, template._ll, logic._ll, prompts._ll)
 CC = _builtin("CC", "open", cc.find, template._cc, logic._cc, prompts._cc)
 DS = _builtin("DS", "options", ds.find, template._ds, ds_logic.ds_problem, prompts._ds)
-MT = _builtin("MT", "yes-no", mt.find, template._mt, logic._mt, prompts._mt)
+MT = _builtin("MT", "options", mt.find, template._mt, mt_logic.check_mt, prompts._mt)

@@ -253,7 +253,8 @@ def verify_cmd(
     """Re-check a built question set against its knowledge source (exit 1 on any failure).
 
     Every question is re-derived from the source: schema, premises, relation labels, the logic
-    of its type, leaks, style, duplicates; then the yes/no balance of MT. The report lists
+    of its type, leaks, style, duplicates; then the set checks (MT text-only classifier and
+    spread, DS option rules). The report lists
     counts per type and every failing id with its check and reason.
     """
     from kg_qgen.verify.report import verify_records

@@ -45,7 +45,7 @@ TYPE_NAMES = {
     "LL": "lexical alias (the subject named by another label)",
     "CC": "causal chain (two hops)",
     "DS": "disjunctive syllogism (options of one class, all but one eliminated)",
-    "MT": "modus tollens (yes/no)",
+    "MT": "modus tollens (two options)",
 }
 
 
@@ -303,7 +303,7 @@ def _card_header(license_id: str, types: list[str]) -> list[str]:
         "language:\n- en",
         "task_categories:\n- question-answering",
         "tags:\n- unlearning\n- multi-hop\n- kg-qgen",
-        # one config per type: the types carry different optional fields (MT's antecedent, DS's
+        # one config per type: the types carry different optional fields (MT's conditionals, DS's
         # option_ids, ...), so they cannot share one schema on the hub
         "configs:",
         *[

@@ -59,8 +59,8 @@ class BuildConfig:
             still leave ``per_type`` questions.
         forget_fraction: share of the kept SH target facts that goes to ``facts_forget``.
         match: matcher limits (see :class:`kg_qgen.match.index.MatchConfig`).
-        mt_wording_attempts: MT wording draws tried at most by the adversarial filter
-            (:mod:`kg_qgen.wording_filter`; template generator only).
+        mt_wording_attempts: accepted for old callers and ignored: the yes/no MT wording
+            filter it bounded is gone (two-option MT items, :mod:`kg_qgen.match.mt`).
         wording_draws: wordings drawn per kept question, the one sharing the fewest n-grams
             with the rest of the set kept (:mod:`kg_qgen.wording_variety`; template generator
             only; 1 keeps the generation's own).
@@ -145,7 +145,7 @@ def build(
     default_checks`), e.g. the LLM checks; a generator with ``generate_with_rejects`` has its
     failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
     relation without a label gives ``relation_label`` rejects (``strict``: an error). MT is kept
-    in mirror pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
+    spread over relation pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
     re-checks the kept set (``result.verification``).
     """
     types = _checked_types(types, per_type)
@@ -331,8 +331,8 @@ def _count_and_explain(
             )
             if t == "MT":
                 shortfall[t] += (
-                    "; MT keeps only mirrored questions (a negative conditional and a positive "
-                    "one whose distractor is its candidate), so names say nothing about the "
-                    f"form ({c['verified']} verified)"
+                    "; MT keeps only chains whose bridge another chain of the same relation "
+                    "pair takes as its distractor (each name a gold as often as a distractor), "
+                    f"so names say nothing about the gold ({c['verified']} verified)"
                 )
     return shortfall

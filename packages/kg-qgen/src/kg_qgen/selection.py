@@ -1,4 +1,5 @@
-"""Choosing the kept questions: MT in whole mirror pairs, MP spread over rule pairs, and the
+"""Choosing the kept questions: MT spread over relation pairs with no gold over its share, MP
+spread over rule pairs, and the
 seeded forget/retain split of the SH target facts (used by :func:`kg_qgen.pipeline.build`)."""
 
 from __future__ import annotations
@@ -15,16 +16,16 @@ MT_PAIR_CHECK = "mt_pair"
 def drop_orphans(
     records: list[dict], generated: list[dict] | None = None
 ) -> tuple[list[dict], list[Reject]]:
-    """MT records generated as a pair (two sharing ``pair``): one whose partner was rejected goes
-    too. The template generator gives one question per chain, so it has no pairs."""
+    """MT records generated as a pair (two sharing an integer ``pair``): one whose partner was
+    rejected goes too. Records without ``pair`` (every template MT item) are never paired."""
     sizes: Counter[Any] = Counter(
         r.get("pair")
         for r in (generated if generated is not None else records)
-        if r["type"] == "MT"
+        if r["type"] == "MT" and r.get("pair") is not None
     )
     groups: dict[Any, list[dict]] = defaultdict(list)
     for r in records:
-        if r["type"] == "MT":
+        if r["type"] == "MT" and r.get("pair") is not None:
             groups[r.get("pair")].append(r)
     orphans = {id(g[0]) for k, g in groups.items() if len(g) < sizes[k]}
     kept = [r for r in records if id(r) not in orphans]
@@ -75,60 +76,36 @@ def sample_ds(pool: list[dict], per_type: int) -> list[dict]:
     return (first + rest)[:per_type]
 
 
+MT_GOLD_SHARE = 0.3  # most of the kept MT items one gold may take where the pool allows
+
+
 def sample_mt(pool: list[dict], per_type: int, rng: random.Random) -> list[dict]:
-    """MT questions balanced in answer, form and candidate names, seeded.
-
-    The matcher ties questions into quads (``slot`` within a relation pair: a negative
-    conditional asked plain and negated, and the two positive ones that mirror them, whose
-    distractor is the negative's candidate). Whole quads are taken first, then mirror pairs
-    (a positive and its negative: same slot and polarity, opposite answers), then, only if still
-    short, single questions. Records sharing ``pair`` (an LLM generator's pair) stay together.
-    """
-    groups: dict[Any, list[dict]] = defaultdict(list)
+    """``per_type`` MT items, round-robin over relation pairs (:func:`spread`; the pool is
+    already shuffled with ``rng``), no gold on more than :data:`MT_GOLD_SHARE` of them; the
+    items over the share fill the set only when the pool has nothing else (the source does not
+    allow the spread). The matcher already mirrors names (each bridge a distractor as often as a
+    gold), so the kept set keeps that balance up to the sampling."""
+    del rng  # the pool's order is the seeded draw
     for r in pool:
-        groups[r.get("pair")].append(r)
-    slots: dict[tuple[Any, ...], list[list[dict]]] = defaultdict(list)
-    for key in sorted(groups, key=str):
-        g = groups[key]
-        rels = tuple(str(p.get("relation")) for p in g[0].get("premises", [])[:2])
-        slots[(*rels, str(g[0].get("slot")))].append(g)
-    quads, pairs, singles = [], [], []
-    for key in sorted(slots):
-        members = slots[key]
-        forms = {(str(g[0].get("form")), str(g[0].get("polarity"))) for g in members}
-        if len(members) == 4 and len(forms) == 4:
-            quads.append(members)
+        rels = [str(p.get("relation")) for p in r.get("premises", [])[:2]]
+        r.setdefault("_relations", " / ".join(rels))
+    ordered = spread(pool, "_relations")
+    for r in pool:
+        r.pop("_relations", None)
+    cap = max(1, int(MT_GOLD_SHARE * min(per_type, len(ordered))))
+    golds: Counter[str] = Counter()
+    chosen: list[dict] = []
+    over: list[dict] = []
+    for r in ordered:
+        if len(chosen) == per_type:
+            break
+        gold = str(r.get("answer_id") or r.get("answer"))
+        if golds[gold] >= cap:
+            over.append(r)
             continue
-        for pol in ("plain", "negated"):
-            pos = [
-                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "positive"
-            ]
-            neg = [
-                g for g in members if g[0].get("polarity") == pol and g[0].get("form") == "negative"
-            ]
-            if pos and neg:
-                pairs.append([pos[0], neg[0]])
-                singles += pos[1:] + neg[1:]
-            else:
-                singles += pos + neg
-    for bucket in (quads, pairs, singles):
-        rng.shuffle(bucket)
-    chosen: list[list[dict]] = []
-    n = 0
-
-    def halves(quad: list[list[dict]]) -> list[list[list[dict]]]:
-        """A quad's two mirror pairs (same polarity, one positive and one negative)."""
-        return [[g for g in quad if g[0].get("polarity") == pol] for pol in ("plain", "negated")]
-
-    n_quads = per_type // 4
-    units = quads[:n_quads] + pairs + [h for q in quads[n_quads:] for h in halves(q)]
-    for unit in units:
-        size = sum(len(g) for g in unit)
-        if n + size > per_type:
-            continue
-        chosen += unit
-        n += size
-    return [r for g in chosen for r in g]
+        golds[gold] += 1
+        chosen.append(r)
+    return chosen + over[: per_type - len(chosen)]
 
 
 def fact_key(record: dict) -> tuple:

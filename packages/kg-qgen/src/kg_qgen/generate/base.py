@@ -33,13 +33,11 @@ def answer_forms(match: Match, graph: KnowledgeGraph) -> tuple[str, list[str]]:
 def match_options(match: Match, graph: KnowledgeGraph) -> list[str]:
     """The candidate answers the question text shows the reader, as labels in display order.
 
-    DS: its options; MT: ``["yes", "no"]``; a plugin type by its ``answer_kind`` (``options``: the
+    DS and MT: their options; a plugin type by its ``answer_kind`` (``options``: the
     entity ids in ``match.extra["options"]``); every other type: ``[]`` (it lists no alternatives).
     """
-    if match.type == "DS":
+    if match.type in ("DS", "MT"):
         return [graph.label(o) for o in match.extra["options"]]
-    if match.type == "MT":
-        return list(YES_NO)
     qtype = find_question_type(match.type)  # a plugin type: its registration says
     if qtype is not None and qtype.answer_kind == "yes-no":
         return list(YES_NO)
@@ -74,17 +72,25 @@ def type_extras(match: Match, graph: KnowledgeGraph) -> dict[str, Any]:
     if match.type == "CC":
         return {"partner": g.label(x["partner"]), "partner_id": x["partner"]}
     if match.type == "MT":
+        d, rel, value = x["distractor_fact"]
         return {
-            "answer_type": "yes/no",
-            "antecedent": x["antecedent"],
-            "form": x["form"],
-            "polarity": x["polarity"],
-            "candidate": g.label(x["candidate"]),
-            "candidate_id": x["candidate"],
-            "consequent": g.label(x["consequent"]),
-            "consequent_id": x["consequent"],
-            "pair": x["pair"],
-            "slot": x.get("slot"),
+            "option_ids": list(x["options"]),
+            "distractor": g.label(d),
+            "distractor_id": d,
+            "distractor_fact": {
+                "subject": g.label(d),
+                "relation": g.relation_label(rel),
+                "object": g.label(value),
+            },
+            "conditionals": [
+                {
+                    "candidate": g.label(c),
+                    "consequent": g.label(v),
+                    "candidate_id": c,
+                    "consequent_id": v,
+                }
+                for c, v in x["conditionals"]
+            ],
         }
     if match.type == "MP":
         from kg_qgen.match.mp import RULES

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from kg_qgen.generate.base import make_record
 from kg_qgen.generate.ds_wording import N_FRAMES as DS_FRAMES
 from kg_qgen.generate.ds_wording import clue_phrase, ds_question, elimination_clause
+from kg_qgen.generate.mt_wording import FRAMES as MT_FRAMES
 from kg_qgen.generate.mt_wording import mt_question
 from kg_qgen.generate.phrasing import RelationPhrase, phrase_for
 from kg_qgen.generate.style import capitalize_sentences
@@ -36,7 +37,15 @@ from kg_qgen.semantics.articles import with_article
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
 # number of frames per type (each builder below has this many branches)
-FRAMES: dict[str, int] = {"SH": 8, "HS": 8, "MP": 12, "LL": 8, "CC": 10, "DS": DS_FRAMES, "MT": 21}
+FRAMES: dict[str, int] = {
+    "SH": 8,
+    "HS": 8,
+    "MP": 12,
+    "LL": 8,
+    "CC": 10,
+    "DS": DS_FRAMES,
+    "MT": len(MT_FRAMES),
+}
 
 
 def _cap(text: str) -> str:
@@ -116,7 +125,7 @@ TemplateGenerator.config_cls = TemplateGenerator
 def _names(m: Match, g: KnowledgeGraph, idx: GraphIndex) -> set[str]:
     """Every entity name a question of ``m`` may contain (kept as written when capitalising)."""
     ids = {x for p in m.premises for x in (p.subject, p.object)}
-    ids |= {m.extra[k] for k in ("candidate", "consequent", "partner") if k in m.extra}
+    ids |= {m.extra[k] for k in ("distractor", "partner") if k in m.extra}
     ids |= set(m.extra.get("options", ()))
     names = {g.label(e) for e in ids if g.has_entity(e)}
     if "alias" in m.extra:
@@ -300,13 +309,9 @@ def _mt(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         p1=_rel(g, f1.relation),
         p2=_rel(g, f2.relation),
         subject=name_of(idx, f1.subject),
-        candidate=name_of(idx, m.extra["candidate"]),
-        consequent=name_of(idx, m.extra["consequent"]),
-        form=m.extra["form"],
-        polarity=m.extra["polarity"],
-        candidate_pronoun=pronoun(idx, m.extra["candidate"]),
+        conditionals=[(name_of(idx, c), name_of(idx, v)) for c, v in m.extra["conditionals"]],
+        options=[name_of(idx, o) for o in m.extra["options"]],
         rng=rng,
-        subject_pronoun=pronoun(idx, f1.subject),
     )
     return q, frame, {}
 

@@ -86,16 +86,14 @@ def _missing_mention(m: Match, g: KnowledgeGraph, question: str) -> str | None:
     for s in subjects:
         if not _mentions(text, forms(s)):
             return f"the question does not name the subject {g.label(s)!r}"
-    if m.type == "DS":
+    if m.type in ("DS", "MT"):
         missing = [g.label(o) for o in m.extra["options"] if not _mentions(text, forms(o))]
         if missing:
             return f"the question does not list the option(s) {missing}"
     if m.type == "MT":
-        for key in ("candidate", "consequent"):
-            if not _mentions(text, forms(m.extra[key])):
-                return (
-                    f"the question does not state the conditional's {key} {g.label(m.extra[key])!r}"
-                )
+        for ent in {x for pair in m.extra["conditionals"] for x in pair}:
+            if not _mentions(text, forms(ent)):
+                return f"the question does not state the conditionals' {g.label(ent)!r}"
     return None
 
 

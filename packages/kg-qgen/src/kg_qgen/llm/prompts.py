@@ -53,7 +53,7 @@ TYPE_TASKS: dict[str, str] = {
     "LL": "a Leibniz's-law question: a fact asked through another name of the subject",
     "CC": "a conjunction question: two subjects share one value, ask for that shared value",
     "DS": "a disjunctive-syllogism question: options, one ruled out by a fact, pick the true one",
-    "MT": "a modus tollens question: a conditional, then a yes/no question about its antecedent",
+    "MT": "a modus tollens question: one conditional per option, then which option holds",
 }
 
 
@@ -125,34 +125,22 @@ def _mp(m: Match, g: KnowledgeGraph) -> str:
 
 
 def _mt(m: Match, g: KnowledgeGraph) -> str:
-    f1, f2 = m.premises[0], m.premises[1]
-    s, b, o2 = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
-    c, v = g.label(m.extra["candidate"]), g.label(m.extra["consequent"])
-    negated = m.extra["polarity"] == "negated"
-    if m.extra["form"] == "positive":
-        cond = f"if the {r1} of {s} is {c}, then the {r2} of the {r1} of {s} is {v}"
-        facts = (
-            "Real facts (keep [BRIDGE] hidden):\n"
-            f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o2)}\n"
-            f"Known: {_fact(g, c, f2.relation, v)}\n"
-        )
-        hide = (
-            f' [BRIDGE] is "{b}", which must not be mentioned, and "{o2}" must not be '
-            "mentioned either."
-        )
-    else:
-        cond = f"if the {r1} of {s} is not {c}, then the {r2} of the {r1} of {s} is not {v}"
-        facts = f"Facts:\n{_fact(g, s, f1.relation, c)}\n{_fact(g, c, f2.relation, v)}\n"
-        hide = ""
-    ask = f"the {r1} of {s} is {'not ' if negated else ''}{c}"
+    f1, f2, d_fact = m.premises[0], m.premises[1], m.premises[2]
+    s, r1, r2 = g.label(f1.subject), _noun(g, f1.relation), _noun(g, f2.relation)
+    conds = "\n".join(
+        f'"if the {r1} of {s} is {g.label(c)}, then the {r2} of the {r1} of {s} is {g.label(v)}"'
+        for c, v in m.extra["conditionals"]
+    )
+    options = " and ".join(g.label(o) for o in m.extra["options"])
     return (
-        f"{facts}"
-        f'Write a question that first states the conditional "{cond}" in the indicative mood '
-        f'(never "were" or "would"), then, in its LAST sentence, asks (yes or no) whether '
-        f'"{ask}", with {"exactly one" if negated else "no"} negation in that last sentence. '
-        f"The reader must use what is actually true about {s} to answer.{hide} "
-        f'The correct answer is "{m.answer}".'
+        f"Facts:\n{_fact(g, s, f1.relation, g.label(f1.object))}\n"
+        f"{_fact(g, g.label(f1.object), f2.relation, g.label(f2.object))}\n"
+        f"{_fact(g, g.label(d_fact.subject), f2.relation, g.label(d_fact.object))}\n"
+        f"Write a question that states these two conditionals, in this order, with the same "
+        f'wording for both and in the indicative mood (never "were" or "would"):\n{conds}\n'
+        f"then asks which of {options} (in this order) is the {r1} of {s}. Do not say which "
+        f'consequent is true, and never write "therefore", "thus", "hence" or "it follows". '
+        f'The correct answer is "{g.label(m.answer)}".'
     )
 
 

@@ -148,12 +148,12 @@ def echo_question(prompt: str) -> str:
         clause = "it is " + ", and ".join(clues.split("; "))
         return f"The {rel} of {subj} is one of {options}. {clause[0].upper()}{clause[1:]}. Which one is it?"
     if "modus tollens" in task:
-        cond, claim = re.search(
-            r'the conditional "(.+?)" in the indicative.+?asks \(yes or no\) whether "(.+?)"',
-            prompt,
-            re.S,
+        conds = re.findall(r'^"(if .+?)"$', prompt, re.M)
+        options, rel, subj = re.search(
+            r"asks which of (.+?) \(in this order\) is the (.+?) of (.+?)\. Do not", prompt
         ).groups()
-        return f"Suppose that {cond}. Is it true that {claim}?"
+        stated = " ".join(f"{c[0].upper()}{c[1:]}." for c in conds)
+        return f"{stated} Which of {options} is the {rel} of {subj}?"
     if "modus ponens" in task:
         rule = re.search(r"General rule: (.+)\n", prompt).group(1)
         instance = re.search(r'Masked instance: "(.+?)"\n', prompt).group(1)

@@ -18,12 +18,12 @@ class Match:
     """One instance of a question type found in the graph.
 
     ``answer`` is an entity id when ``answer_is_entity`` is true, otherwise a literal such as
-    "yes"/"no". ``bridge`` is the id of the masked intermediate entity (HS/MP/MT/CC) or None.
+    "yes"/"no". ``bridge`` is the id of the masked intermediate entity (HS/MP/CC) or None.
     ``extra`` holds type-specific data: DS ``options`` (entity ids in display order),
     ``clues`` (:class:`kg_qgen.match.ds_clues.Clue`, one per eliminated option, in clue order)
     and ``class_relation``; LL ``alias`` (the subject alias to use); CC
-    ``partner`` (the second subject id); MT ``antecedent``, ``polarity``, ``candidate``,
-    ``consequent`` and ``pair``; MP ``rule_pair``. ``premises`` lists every fact the question
+    ``partner`` (the second subject id); MT ``options``, ``distractor``, ``distractor_fact``
+    and ``conditionals`` (:mod:`kg_qgen.match.mt`); MP ``rule_pair``. ``premises`` lists every fact the question
     uses, the target first.
     """
 

@@ -1,38 +1,32 @@
-"""MT (modus tollens, (A -> B) and not-B |- not-A) on a two-hop chain; every item needs MT.
+"""MT (modus tollens, (A -> B) and not-B |- not-A) as a two-option item; the gold needs a fact.
 
-Chain: the target (s r1 b), the fact to forget, and (b r2 o2). The question states a conditional
-A -> B whose consequent B is FALSE, and asks (yes/no) about its antecedent A. Two forms:
+Chain: the target (s r1 k), the fact to forget, and (k r2 n_k). A distractor m of the gold's
+class (another r1 object, the bridge of another chain of the same relation pair) has its own
+(m r2 n_m), n_m != n_k. The question states two conditionals in the same wording shape, in a
+seeded order:
 
-* **positive** (candidate d, another r1 object, with (d r2 v) a fact and v != o2): "if the r1 of
-  s is d, then the r2 of the r1 of s is v". The conditional holds (it is the fact (d r2 v)).
-  not-B ("the r2 of the r1 of s is not v") is known only through the target fact (r1(s) = b,
-  r2(b) = o2 != v); modus tollens gives not-A: the r1 of s is not d.
-* **negative** (candidate b itself): "if the r1 of s is not b, then the r2 of the r1 of s is not
-  o2". The conditional holds only because o2 identifies b (r2 is inverse-functional:
-  :meth:`GraphIndex.identifies_subject`, e.g. a city is the capital of one country). not-B ("the
-  r2 of the r1 of s is o2") is known only through the target fact; modus tollens gives not-A: the
-  r1 of s is b.
+    "If V was developed by M, then V's developer's CEO is N_M.
+     If V was developed by K, then V's developer's CEO is N_K."
 
-In both forms the antecedent is false and the consequent is false: no item is a control that is
-answered by affirming a true antecedent. The ask is about A's proposition in the last sentence,
-plain ("... the r1 of s is c?") or negated ("... the r1 of s is not c?"). Answer = "yes" exactly
-when (form is negative) != (ask is negated). Each chain gives a negative question and (when a
-distractor exists) a positive one; along each (relation pair, form) the ask alternates plain /
-negated, and ``slot`` numbers the four cells of a relation pair into quads that the sampler
-keeps whole, so names and relation words say nothing about the answer. Each question draws its
-own wording of the conditional and the ask from paraphrases that share their words across forms,
-and the build filters the kept set's draws adversarially (``kg_qgen.wording_filter``) so that no
-word or word pair reads the answer either (``kg_qgen.verify.balance`` measures it). (Round one asked both polarities of a chain as a
-pair; a pair's two questions are near copies, which kept MT's self-BLEU at 0.92 or more.)
+and asks which of M and K (the options, in their own seeded order) is the r1 of s. Both
+conditionals are true of the source's world (each is the fact (x r2 n_x)). Which consequent is
+false is NOT stated: it comes from knowing the true chain (the r2 of the r1 of s is n_k), and
+modus tollens on the false one (not n_m, so not m) leaves the gold k. Nothing in the wording
+marks the gold: both options stand in the same places of the same shape, each under its own
+conditional, and the stated order of the conditionals and of the options are drawn apart.
+(Rounds one to three asked yes/no about the one stated antecedent, which was always the false
+one, so the question's polarity read the answer: 122 of 124 on a full MQuAKE build.)
 
-Only chains whose second hop identifies its subject are used (a negative form must be possible),
-so the same relation chains give both forms. Target = (s r1 b). Bridge = b for the positive form
-(masked: neither b nor o2 may appear), None for the negative one (it names b and o2). Premises:
-target, (b r2 o2), and for the positive form the distractor fact (d r2 v). ``extra``:
-``antecedent`` ("false": the stated antecedent is always false), ``form``
-("positive"/"negative"), ``polarity`` ("plain"/"negated", of the ask), ``candidate`` (c),
-``consequent`` (v, or o2 for the negative form), ``pair`` (the question's number: one question
-each, no yes/no partner), ``slot`` (its quad within the relation pair).
+Names say nothing either: within a relation pair the chains are paired so that every kept chain's
+bridge is the distractor of exactly one other chain (sorted by the gold's r2 value and shifted by
+half, so no chain meets its own r2 value), so each name is a gold as often as a distractor. No
+gold takes more than :data:`GOLD_SHARE` of the chains before pairing where the source has enough
+golds (a hub country would otherwise take most items).
+
+Target = (s r1 k); bridge = None (the gold is an option, as in DS); answer = k; premises = [target,
+(k r2 n_k), (m r2 n_m)]. ``extra``: ``options`` (entity ids in display order), ``distractor``
+(m), ``distractor_fact`` ([m, r2, n_m]), ``conditionals`` ([[candidate, consequent], ...] in
+stated order).
 """
 
 from __future__ import annotations
@@ -44,154 +38,121 @@ from kg_qgen.graph import Fact
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
 
-NO_DISTRACTOR = "no other chain can take this chain's bridge as its distractor (no mirror)"
-NOT_IDENTIFYING = "the second hop's object does not identify its subject (no negative form)"
+GOLD_SHARE = 0.25  # most chains one gold may take before pairing (kept sets are checked at 0.3)
 
-
-def answer_for(form: str, polarity: str) -> str:
-    """The gold answer of an MT cell (module docs)."""
-    return "yes" if (form == "negative") != (polarity == "negated") else "no"
+NO_PARTNER = "no chain of the relation pair with another second-hop value to mirror"
+GOLD_CAP = "the gold already has its share of the chains"
+NOT_SINGLE = "the second hop is not single-valued for the bridge"
+UNUSABLE = "the mirrored distractor is an r1 object of the subject or shares a name"
 
 
 def find(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None = None
 ) -> list[Match]:
-    """Every chain gives a negative question; positives MIRROR negatives (module docs).
-
-    A positive's distractor is the candidate of a negative question of the same relation pair
-    (the real bridge of another chain), its ask has the same polarity and both share ``slot``.
-    So each entity is a candidate (and its r2 value a consequent) as often in positive as in
-    negative questions, and names say nothing about the form (with distractors drawn by
-    frequency, "america" flipped by "not" was right on 0.69 of a MQuAKE set). Matching is
-    greedy, negatives with rare candidates first (they can use the hub's chains).
-    """
-    chains = _collect_chains(index, cfg, rng, stats)
+    """Two-option MT matches, one per kept chain, distractors mirrored (module docs)."""
+    chains = _cap_golds(_collect_chains(index, cfg, rng, stats), stats)
     out: list[Match] = []
     for key in sorted(chains):
-        group = chains[key]
-        mirrored, lone = _mirror(index, cfg, group, stats)
-        rng.shuffle(mirrored)
-        for k, (i, j, d_fact) in enumerate(mirrored):
-            polarity = ("plain", "negated")[k % 2]
-            (f1, f2), (g1, g2) = group[i], group[j]
-            out.append(_match([f1, f2], f1, "negative", polarity, f2, None, len(out), k // 2))
+        group = _balanced(chains[key], stats)
+        n = len(group)
+        for i, (f1, f2) in enumerate(group):
+            g1, g2 = group[(i + n // 2) % n]
+            if not _usable(index, f1, f2, g1.object, g2):
+                note(stats, UNUSABLE)
+                continue
+            options = [f1.object, g1.object]
+            rng.shuffle(options)
+            conditionals = [[f1.object, f2.object], [g1.object, g2.object]]
+            rng.shuffle(conditionals)
             out.append(
-                _match(
-                    [g1, g2, d_fact], g1, "positive", polarity, d_fact, g1.object, len(out), k // 2
+                Match(
+                    "MT",
+                    [f1, f2, g2],
+                    target=f1,
+                    bridge=None,
+                    answer=f1.object,
+                    extra={
+                        "options": options,
+                        "distractor": g1.object,
+                        "distractor_fact": [g2.subject, g2.relation, g2.object],
+                        "conditionals": conditionals,
+                    },
                 )
             )
-        base = (len(mirrored) + 1) // 2
-        for k, i in enumerate(lone):
-            f1, f2 = group[i]
-            polarity = ("plain", "negated")[k % 2]
-            out.append(
-                _match(
-                    [f1, f2], f1, "negative", polarity, f2, None, len(out), base + k // 2 + 10**6
-                )
-            )
+            if cfg.max_matches is not None and len(out) >= cfg.max_matches:
+                return out
     return out
 
 
 def _collect_chains(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter[str] | None
 ) -> dict[tuple[str, str], list[tuple[Fact, Fact]]]:
-    """Two-hop chains whose second hop identifies its subject, by relation pair, seeded."""
+    """Two-hop chains (s r1 k)(k r2 n) with r1 and r2 single-valued, by relation pair, seeded."""
     chains: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
-    n_chains = 0
     for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and n_chains >= cfg.max_matches:
-            break
         if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
             continue
-        for f2 in index.chains(f1, rng, 1):
-            if not index.identifies_subject(f2.relation, f2.object):
-                note(stats, NOT_IDENTIFYING)
+        for f2 in index.chains(f1, rng, cfg.max_per_target):
+            if not index.is_unique(f2.subject, f2.relation):
+                note(stats, NOT_SINGLE)
                 continue
             chains.setdefault((f1.relation, f2.relation), []).append((f1, f2))
-            n_chains += 1
     return chains
 
 
-def _mirror(
-    index: GraphIndex,
-    cfg: MatchConfig,
-    group: list[tuple[Fact, Fact]],
-    stats: Counter[str] | None,
-) -> tuple[list[tuple[int, int, Fact]], list[int]]:
-    """Within one relation pair: (negative chain, positive chain, distractor fact) for each
-    negative that found a mirror, greedily, rare candidates first; and the chains that found
-    none."""
-    freq = Counter(f1.object for f1, _ in group)
-    order = sorted(range(len(group)), key=lambda i: (freq[group[i][0].object], i))
-    # positives come from the hub's chains first: rare candidates can use them, the hub's
-    # own candidate cannot
-    by_hub = sorted(range(len(group)), key=lambda j: (-freq[group[j][0].object], j))
-    used: set[int] = set()  # chains already used for a positive
-    mirrored: list[tuple[int, int, Fact]] = []  # (negative chain, positive chain, d fact)
-    lone: list[int] = []
-    for i in order:
-        f1, _f2 = group[i]
-        hit = None
-        if cfg.max_per_target > 1:
-            for j in by_hub:
-                if j == i or j in used:
-                    continue
-                fact = _usable(index, group[j][0], group[j][1], f1.object)
-                if fact is not None:
-                    hit = (j, fact)
-                    break
-        if hit is None:
-            note(stats, NO_DISTRACTOR)
-            lone.append(i)
-            continue
-        used.add(hit[0])
-        mirrored.append((i, hit[0], hit[1]))
-    return mirrored, lone
+def _cap_golds(
+    chains: dict[tuple[str, str], list[tuple[Fact, Fact]]], stats: Counter[str] | None
+) -> dict[tuple[str, str], list[tuple[Fact, Fact]]]:
+    """At most ``cap`` chains per gold over all relation pairs, ``cap`` the largest with
+    cap <= GOLD_SHARE * (chains left); no cap when no cap fits (the source has too few golds:
+    one chain each would still put a gold over the share)."""
+    counts = Counter(f1.object for group in chains.values() for f1, _ in group)
+    cap = max(counts.values(), default=1)  # no k fits: even one chain a gold is over the share
+    for k in range(cap, 0, -1):
+        if k <= GOLD_SHARE * sum(min(c, k) for c in counts.values()):
+            cap = k
+            break
+    seen: Counter[str] = Counter()
+    out: dict[tuple[str, str], list[tuple[Fact, Fact]]] = {}
+    for key, group in chains.items():
+        for f1, f2 in group:
+            seen[f1.object] += 1
+            if seen[f1.object] > cap:
+                note(stats, GOLD_CAP)
+                continue
+            out.setdefault(key, []).append((f1, f2))
+    return out
 
 
-def _match(
-    premises: list[Fact],
-    f1: Fact,
-    form: str,
-    polarity: str,
-    cand_fact: Fact,
-    bridge: str | None,
-    number: int,
-    slot: int,
-) -> Match:
-    return Match(
-        "MT",
-        premises,
-        target=f1,
-        bridge=bridge,
-        answer=answer_for(form, polarity),
-        answer_is_entity=False,
-        extra={
-            "antecedent": "false",
-            "form": form,
-            "polarity": polarity,
-            "candidate": cand_fact.subject,
-            "consequent": cand_fact.object,
-            "pair": number,
-            "slot": slot,
-        },
-    )
+def _balanced(
+    group: list[tuple[Fact, Fact]], stats: Counter[str] | None
+) -> list[tuple[Fact, Fact]]:
+    """``group`` sorted by second-hop value with no value on more than half of it (the chains
+    over that are dropped, last drawn first), so a shift by half pairs different values."""
+    group = list(group)
+    while group:
+        by_value = Counter(f2.object for _, f2 in group)
+        value, top = by_value.most_common(1)[0]
+        if top <= len(group) // 2:
+            break
+        drop = max(i for i, (_, f2) in enumerate(group) if f2.object == value)
+        del group[drop]
+        note(stats, NO_PARTNER)
+    order = {v: i for i, v in enumerate(dict.fromkeys(f2.object for _, f2 in group))}
+    return sorted(group, key=lambda c: order[c[1].object])  # stable: seeded order within a value
 
 
-def _usable(index: GraphIndex, f1: Fact, f2: Fact, d: str) -> Fact | None:
-    """(d r2 v) when d can be the distractor of chain (f1, f2): another r1 object than the real
-    one, one r2 value v different from the real one, no word shared with the masked bridge."""
-    if d in index.objects(f1.subject, f1.relation) or d == f1.subject:
-        return None
-    if not index.is_unique(d, f2.relation):
-        return None
-    v = index.objects(d, f2.relation)[0]
-    if v in (f2.object, f1.subject, f1.object):
-        return None
-    real = (index.norm_label(f1.object), index.norm_label(f2.object))
-    if index.norm_label(d) in real or index.norm_label(v) in real:
-        return None
-    masked = index.long_tokens(f1.object)
-    if masked and (masked & index.long_tokens(d) or masked & index.long_tokens(v)):
-        return None
-    return next(x for x in index.by_subject[d] if x.relation == f2.relation)
+def _usable(index: GraphIndex, f1: Fact, f2: Fact, m: str, g2: Fact) -> bool:
+    """Whether m (with its fact g2 = (m r2 n_m)) can be f1's distractor: not an r1 object of
+    the subject, another r2 value, and no two of the names (subject, options, values) alike."""
+    if m in index.objects(f1.subject, f1.relation) or m in (f1.subject, f1.object):
+        return False
+    if g2.object in (f2.object, f1.subject, f1.object, m):
+        return False
+    ents = [f1.subject, f1.object, m, f2.object, g2.object]
+    labels = [index.norm_label(e) for e in ents]
+    if len(set(labels)) < len(labels):
+        return False
+    # the subject's name must not share a word with an option or a value ("Japanese cuisine")
+    own = index.long_tokens(f1.subject)
+    return not any(own & index.long_tokens(e) for e in ents[1:])

@@ -68,9 +68,9 @@ LOGIC_RULES: dict[str, LogicRule] = {
     "MT": LogicRule(
         "Modus Tollens",
         "(A → B) ∧ ¬B ⊢ ¬A",
-        "The question states a conditional whose consequence is false in reality (the facts "
-        "give another value), so its condition is false too; the answer is yes/no. Items whose "
-        "condition is true are controls: the target fact answers them directly.",
+        "The question states one conditional per option; the consequence of the distractor's "
+        "conditional is false in reality (the facts give another value), so its condition is "
+        "false too, and the other option remains. Which consequence fails is not stated.",
     ),
 }
 
@@ -240,28 +240,16 @@ def _ds_derivation(options: list[str], record: Mapping[str, Any], direct: str, a
 def _mt_derivation(
     first: dict[str, str], second: dict[str, str], record: Mapping[str, Any], answer: str
 ) -> str:
-    """MT: the conditional against the real chain, by form (modus tollens)."""
-    form = _text(record.get("form")).lower()
-    candidate = _text(record.get("candidate")) or "the candidate in the question"
-    consequent = _text(record.get("consequent")) or "the stated value"
-    if form == "negative":
-        return (
-            f"The conditional says: if the {first['relation']} of {first['subject']} is not "
-            f"{candidate}, its {second['relation']} is not {consequent}. In reality the "
-            f"{first['relation']} of {first['subject']} is {first['object']} (the target "
-            f"fact), whose {second['relation']} is {second['object']}, so the consequent is "
-            f"false and, by modus tollens, so is the antecedent: the {first['relation']} is "
-            f"{candidate}. The expected answer is {answer}."
-        )
-    if form == "positive" or _text(record.get("antecedent")).lower() == "false":
-        return (
-            f"The condition says the {first['relation']} of {first['subject']} is {candidate}; "
-            f"in reality it is {first['object']}, whose {second['relation']} is "
-            f"{second['object']}, so the stated consequence fails and the condition is false "
-            f"(modus tollens); the expected answer is {answer}."
-        )
+    """MT: each option's conditional against the real chain (modus tollens on the distractor)."""
+    d = _fact(record.get("distractor_fact"))
+    ruled = (
+        f"if it were {d['subject']}, the {second['relation']} would be {d['object']}, but "
+        f"it is {second['object']}, so by modus tollens it is not {d['subject']}"
+        if d
+        else "the other option's conditional has a false consequent (modus tollens)"
+    )
     return (
-        f"In reality the {first['relation']} of {first['subject']} is {first['object']}, "
-        f"whose {second['relation']} is {second['object']}. Compare with the conditional; "
-        f"the expected answer is {answer}."
+        f"In reality the {first['relation']} of {first['subject']} is {first['object']} (the "
+        f"target fact), whose {second['relation']} is {second['object']}: {ruled}. The "
+        f"expected answer is {answer}."
     )

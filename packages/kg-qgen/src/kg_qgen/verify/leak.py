@@ -76,7 +76,7 @@ def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
         for opt in options:
             answer_text = _cut_once(answer_text, normalize(opt))
     if record.get("type") == "MT":
-        return None  # the answer is yes/no: no entity to give away
+        return None  # both options are named alike (conditional + ask): verify.mt_text checks
     where = " outside the option list" if record.get("type") == "DS" else ""
     answer_forms = _surface_forms(record, graph, "answer")
     for form in answer_forms:

@@ -16,15 +16,7 @@ type's own ids), so it works on any generator's output (template or LLM) and on 
   question names both subjects.
 * **DS**: one option left, every other ruled out by a fact of the graph
   (:mod:`kg_qgen.verify.ds_logic`).
-* **MT**: the four cells of :mod:`kg_qgen.match.mt` (positive/negative conditional, plain/negated
-  ask): the stated antecedent is false and so is the consequent (a positive conditional's
-  distractor has a different r2 value; a negative one's r2 value identifies the bridge,
-  :meth:`GraphIndex.identifies_subject`), premises and bridge as the form requires, the answer is
-  "yes" exactly when (negative form) != (negated ask), the question names the candidate and the
-  consequent, its last sentence asks about the candidate with exactly one negation ("not",
-  "never", "n't" or "false") when negated and none when plain, no subjunctive/conditional mood
-  words ("were", "would"), and a positive conditional's question names neither the real bridge
-  nor its real r2 value.
+* **MT**: :mod:`kg_qgen.verify.mt_logic` (two options, one conditional each).
 * every type: ``options`` is what the question shows (:func:`kg_qgen.generate.base.match_options`).
 """
 
@@ -172,66 +164,6 @@ def _last_sentence(question: str) -> str:
     """The asking sentence: the text after the last ". " (MT keeps its proposition there)."""
     parts = re.split(r"(?<=[.!:])\s+", question.strip())
     return parts[-1] if parts else question
-
-
-def _mt(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
-    from kg_qgen.match.mt import answer_for
-
-    g = idx.graph
-    form, polarity = r.get("form"), r.get("polarity")
-    if form not in ("positive", "negative") or polarity not in ("plain", "negated"):
-        return "MT needs form positive/negative and polarity plain/negated"
-    if r.get("antecedent") != "false":
-        return "every MT item states a false antecedent (modus tollens), antecedent must be 'false'"
-    expected = answer_for(form, polarity)
-    if r.get("answer") != expected:
-        return f"the answer should be {expected!r} for a {form} conditional asked {polarity}"
-    if not isinstance(r.get("pair"), int):
-        return "MT records need an integer 'pair'"
-    if len(p) < 2:
-        return "MT needs the target and the second hop as premises"
-    why = _chain(idx, r, p)
-    if why:
-        return why
-    (s, r1, b), (_, r2, o2) = p[0], p[1]
-    c, v = r.get("candidate_id"), r.get("consequent_id")
-    if form == "negative":
-        if len(p) != 2 or c != b or v != o2 or r.get("bridge_id") is not None:
-            return "a negative conditional names the real bridge and its real r2 value"
-        if not idx.identifies_subject(r2, o2):
-            return (
-                f"{g.label(o2)!r} does not identify its {g.relation_label(r2)} subject, so "
-                "'if not the bridge, then not this value' is not true"
-            )
-    else:
-        if len(p) != 3 or p[2] != (c, r2, v) or r.get("bridge_id") != b:
-            return "a positive conditional needs the distractor fact (candidate r2 consequent)"
-        if c in idx.objects(s, r1) or v == o2:
-            return "the distractor is a true r1 object or has the real r2 value (consequent true)"
-        why = _unique(idx, str(c), r2)
-        if why:
-            return why
-        if _mentions(text, g, o2):
-            return f"the question names the real r2 value {g.label(o2)!r}"
-    for ent, what in ((c, "candidate"), (v, "consequent")):
-        if not _mentions(text, g, str(ent)):
-            return f"the question does not name the {what} {g.label(str(ent))!r}"
-    ask = normalize(_last_sentence(str(r.get("question", ""))))
-    if not _mentions(ask, g, str(c)):
-        return "the last sentence does not ask about the candidate"
-    # negations inside entity names ("Can't Buy Me Love") are not the question's negation
-    bare = ask
-    for s_, _, o_ in p:
-        for name in (*_names(g, s_), *_names(g, o_)):
-            if normalize(name):
-                bare = f" {bare} ".replace(f" {normalize(name)} ", " ")
-    n_neg = _negations(bare)
-    if (polarity == "negated") != (n_neg == 1) or n_neg > 1:
-        return f"{polarity} ask with {n_neg} negation(s) in its last sentence"
-    for word in MOOD_WORDS:
-        if contains_phrase(text, word):
-            return f"mood cue {word!r} (use the indicative in every cell)"
-    return None
 
 
 def logic_problem(record: dict, graph: KnowledgeGraph) -> str | None:

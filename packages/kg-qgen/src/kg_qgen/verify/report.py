@@ -5,10 +5,9 @@ premises, relation labels, logic, leaks, style, duplicates) on EVERY record (a r
 several checks is reported once per check; records that fail the schema are not passed to the
 other checks, which need its fields), then the set-level checks:
 
-* ``mt_balance`` (:mod:`kg_qgen.verify.balance`): every MT pair complete; with at least
-  ``cue_min_n`` (60) MT questions, no rule of one or two words may predict yes/no with accuracy
-  above ``cue_threshold`` (0.65) and the yes share must lie in [0.4, 0.6]; a smaller set is
-  reported with its figures and marked "not judged".
+* ``mt_text`` (:mod:`kg_qgen.verify.mt_text`): a text-only classifier trained on half of the MT
+  items reads the gold no better than chance + 0.10; distinct facts, gold and frame spread, no
+  repeats, nothing said to "follow" (judged from 100 MT items).
 * ``ds_options``: with at least ``cue_min_n`` DS questions, no rule of one or two words on the
   option strings (or the display position) may pick the gold with accuracy above
   ``cue_threshold``; smaller sets are reported, not judged.
@@ -27,10 +26,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.verify.balance import ds_option_balance, mt_balance
+from kg_qgen.verify.balance import ds_option_balance
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
 from kg_qgen.verify.ds_positions import ds_position_check
+from kg_qgen.verify.mt_text import mt_set_check
 
 __all__ = ["VerifyReport", "verify_records"]
 
@@ -81,9 +81,9 @@ def verify_records(
     checks = list(checks) if checks is not None else default_checks()
     per_type, failed_ids = _per_type(records, graph, checks)
     set_checks: dict[str, dict[str, Any]] = {}
-    mt = _mt_balance_check(records, cue_threshold, cue_min_n)
+    mt = mt_set_check(records)
     if mt is not None:
-        set_checks["mt_balance"] = mt
+        set_checks["mt_text"] = mt
     ds = _ds_options_check(records, cue_threshold, cue_min_n)
     if ds is not None:
         set_checks["ds_options"] = ds
@@ -135,39 +135,6 @@ def _per_type(
             "failures": failures[t],
         }
     return per_type, failed_ids
-
-
-def _mt_balance_check(
-    records: Sequence[dict], cue_threshold: float, cue_min_n: int
-) -> dict[str, Any] | None:
-    """The MT set check (pairs complete, yes share, no one/two-word cue), None without MT."""
-    judged = f"enforced <= {cue_threshold} from n >= {cue_min_n}"
-    bal = mt_balance(records)
-    if not bal.n:
-        return None
-    problems = []
-    if bal.incomplete_pairs:
-        problems.append(f"{len(bal.incomplete_pairs)} incomplete yes/no pair(s)")
-    if bal.n >= cue_min_n:
-        if bal.cue.accuracy > cue_threshold:
-            problems.append(
-                f"the rule {bal.cue.rule} predicts the answer with accuracy "
-                f"{bal.cue.accuracy:.3f} > {cue_threshold}"
-            )
-        if bal.yes_share is not None and not 0.4 <= bal.yes_share <= 0.6:
-            problems.append(f"yes share {bal.yes_share:.3f} outside [0.4, 0.6]")
-    detail = (
-        f"n={bal.n}, yes share {bal.yes_share:.3f}, negative conditionals "
-        f"{bal.negative_form_share:.3f}, best one/two-word rule accuracy "
-        f"{bal.cue.accuracy:.3f} ({bal.cue.rule}; "
-        f"{judged if bal.n >= cue_min_n else 'not judged: n < ' + str(cue_min_n)})"
-    )
-    return {
-        "ok": not problems,
-        "judged": bal.n >= cue_min_n,
-        "detail": detail + ("; " + "; ".join(problems) if problems else ""),
-        **bal.to_dict(),
-    }
 
 
 def _ds_options_check(
