@@ -8,9 +8,9 @@ scripted stand-ins (``Benchmark.model``/``answer``/``unlearn`` and the engine's 
 replaced), so what
 each "model" knows is set here and every expected number follows from that by hand:
 
-* base model: the gold answer everywhere, except MT, where it says "Yes." to every question
-  (right exactly on the questions whose gold is yes: a guesser);
-* unlearned model: "I do not know." on SH and HS, "Yes." on MT, the first shown option on DS,
+* base model: the gold answer everywhere, except MT (two options since issue 34), where it names
+  the first shown option of every question (right exactly where the gold is shown first: a guesser);
+* unlearned model: "I do not know." on SH and HS, the first shown option on MT and DS,
   the gold on the first half of the retain facts only;
 * Probab: five samples per S_suc item; the gold on the first 3 SH items and on every DS item,
   "I do not know." otherwise.
@@ -38,12 +38,12 @@ DONT_KNOW = "I do not know."
 
 
 def _base_answer(q: dict) -> str:
-    return "Yes." if q["type"] == "MT" else q["answer"]
+    return q["options"][0] if q["type"] == "MT" else q["answer"]
 
 
-def _unlearned_answer(q: dict, retain_kept: set[str], mt_answer: str = "Yes.") -> str:
+def _unlearned_answer(q: dict, retain_kept: set[str], mt_slot: int = 0) -> str:
     if q["type"] == "MT":
-        return mt_answer
+        return q["options"][mt_slot]
     if q["type"] == "DS":
         return q["options"][0]
     return q["answer"] if q["id"] in retain_kept else DONT_KNOW
@@ -53,7 +53,7 @@ def _script(monkeypatch, state: dict) -> None:
     def answer(self, model, questions, desc):
         if model is BASE:
             return [_base_answer(q) for q in questions]
-        mt = state.get("mt_answer", "Yes.")
+        mt = state.get("mt_slot", 0)
         return [_unlearned_answer(q, state["retain_kept"], mt) for q in questions]
 
     def unlearn(self, method, forget, retain):
@@ -115,8 +115,10 @@ def test_run_reports_robustness_cells_chance_and_the_at_chance_gate(tmp_path, mo
     assert pt["DS"]["fq_chance_corrected"]["value"] == pytest.approx(1 - (p - 1 / 3) / (2 / 3))
     assert pt["SH"]["fq_chance_corrected"]["value"] == pytest.approx(1.0) == pt["SH"]["fq"]["value"]
 
-    # Item 6: MT, answered "Yes." throughout, is right exactly on its yes questions: at chance.
-    k_yes = sum(q["answer"].lower() == "yes" for q in scored["MT"])
+    # Item 6: MT, answered with its first option throughout, is right exactly where the gold is
+    # shown first: at chance (two options).
+    k_yes = sum(q["options"][0] == q["answer"] for q in scored["MT"])
+    assert 0 < k_yes < n_mt
     reason = f"base model at chance on MT ({k_yes} of {n_mt})"
     assert pt["MT"]["base_at_chance"] == reason
     assert pt["MT"]["fq"]["value"] is None and pt["MT"]["fq"]["undefined_reason"] == reason
@@ -211,17 +213,18 @@ def test_results_written_before_issue_25_still_render(fixture: str) -> None:
 
 
 def test_at_chance_items_in_s_suc_stay_out_of_rr_and_robustness(tmp_path, monkeypatch) -> None:
-    """The unlearned model now says "No." on MT: the base model's lucky "Yes." items enter S_suc,
+    """The unlearned model now names MT's second option: the base model's lucky first-option items
+    enter S_suc,
     yet MT is at chance, so those items are guesses, not knowledge: they are attacked and their
     guessing floor is shown, but RR by hop and robustness leave them out (as FQ does)."""
-    state = {"trained": 0, "retain_kept": set(), "mt_answer": "No."}
+    state = {"trained": 0, "retain_kept": set(), "mt_slot": 1}
     _script(monkeypatch, state)
     out = tmp_path / "run"
     results = _run(out)
     m = results["methods"]["ga"]
     reason = m["fq_excluded_types"]["MT"]
     n_mt_suc = m["s_suc"]["MT"]
-    assert n_mt_suc > 0, "the yes-gold MT items were right before and wrong after"
+    assert n_mt_suc > 0, "the first-slot-gold MT items were right before and wrong after"
     probab = m["attacks"]["probab"]
     assert probab["rr_excluded_types"] == {"MT": reason}
     assert probab["rr_per_type"]["MT"]["value"] is None
