@@ -83,6 +83,7 @@ from leak_metrics.judges.entity_rules import (
     joined_list,
     other_names,
 )
+from leak_metrics.judges.mention_rules import filter_mentions
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     citizenship_slot,
@@ -124,6 +125,9 @@ _NOT_ENTITIES = frozenset(
     {"i", "it", "he", "she", "we", "they", "you", "this", "that", "there", "my", "yes", "no"}
 )
 _CLAUSE_BREAK = frozenset(",.;:!?\n")
+# Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
+# continent ...?" -> "the European continent").
+_KIND_HEADS = frozenset({"continent", "continents", "landmass"})
 _SENTENCE_BREAK = frozenset(".;:!?\n")
 
 
@@ -223,7 +227,7 @@ class AliasJudge(Judge):
         span = Span(committed, response.tokens)
         question_words = set(tokenize(item.question))
         adjectives = demonyms_of(gold_forms)
-        gold_hits, wrong_hits = _mention_hits(
+        gold_hits, wrong_hits, mixed = _mention_hits(
             item, span, words, forms, gold_forms, question_words, adjectives
         )
         gold_positions = {k for (lo, hi), _ in gold_hits for k in range(lo, hi)}
@@ -231,6 +235,8 @@ class AliasJudge(Judge):
         refusal = self._refusal(words, gold_positions)
         if refusal is not None:
             return self._verdict(item, False, f"refusal or hedge ('{refusal}')")
+        if mixed and asks_citizenship(item.question, gold_forms):
+            return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
         if not gold_hits:
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
@@ -347,7 +353,7 @@ def _mention_hits(
     gold_forms: list[list[str]],
     question_words: set[str],
     adjectives: list[list[str]],
-) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]]]:
+) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]], list[str]]:
     """Where the gold (any form, variant or demonym) and the wrong options are named, each
     with the form or option it names; a mention inside a longer one of the other kind is not
     counted."""
@@ -358,12 +364,18 @@ def _mention_hits(
     ]
     form_names = {tuple(t): f for f, t in forms if t}
     variants = gold_variants(gold_forms, question_words)
-    named = gold_mentions(span, gold_forms + variants, adjectives)
+    named, mixed = filter_mentions(
+        span,
+        gold_mentions(span, gold_forms + variants, adjectives, _KIND_HEADS & question_words),
+        item.answer,
+        forms,
+        gold_forms,
+    )
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
     wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
-    return gold_hits, wrong_hits
+    return gold_hits, wrong_hits, mixed
 
 
 def _context_rule(

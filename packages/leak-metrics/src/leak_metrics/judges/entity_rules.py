@@ -21,6 +21,7 @@ about that span:
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -88,6 +89,7 @@ ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
         "art", "arts", "martial", "music", "tradition",
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
+        "country", "nation", "land", "soil", "roots",
     }
 )  # fmt: skip
 # Words that may stand between a place and the gold when the place lies inside it ("Salzburg,
@@ -221,9 +223,14 @@ def _run_of(runs: list[tuple[int, int]], i: int) -> tuple[int, int] | None:
 
 
 def gold_mentions(
-    span: Span, forms: list[list[str]], adjectives: list[list[str]]
+    span: Span,
+    forms: list[list[str]],
+    adjectives: list[list[str]],
+    extra_heads: frozenset[str] = frozenset(),
 ) -> list[tuple[int, int]]:
-    """Spans of the gold named as itself (see the module docstring)."""
+    """Spans of the gold named as itself (see the module docstring); ``extra_heads``: more
+    nouns the gold's adjective may describe (the question's kind: "the European continent")."""
+    heads = ADJECTIVE_HEADS | extra_heads
     runs = span.name_runs()
     table = demonym_table()
     # one-word adjectives only: "South" is a word of "South African" but names no variety
@@ -257,8 +264,7 @@ def gold_mentions(
                 if after and after[0] not in TITLES:
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
-                head = span.words[hi]
-                if head not in ADJECTIVE_HEADS and head.removesuffix("s") not in ADJECTIVE_HEADS:
+                if not describes(span.words[hi], heads, indefinite(span, lo)):
                     continue  # "the Italian car company", "American literature"
                 following = _run_of(runs, hi)
                 if following is not None and following[0] == hi and following[1] - hi > 1:
@@ -266,6 +272,31 @@ def gold_mentions(
             out.append((lo, hi))
     out.sort()
     return out
+
+
+# Endings of nouns for a person by trade or belief ("abolitionist", "footballer", "historian").
+PERSON_SUFFIXES = ("ist", "er", "or", "ian", "man", "woman", "ess")
+# Words after an adjective that make it a noun for a person ("a proud American and a ...").
+NOUN_USE = frozenset({"and", "who", "whose", "with", "by", "at"})
+
+
+def describes(head: str, heads: frozenset[str], noun_use: bool = False) -> bool:
+    """``head`` (the word after a country's adjective) is a thing of ``heads``, in the singular
+    or plural ("cities"), a person by the ending of the noun ("abolitionist", "footballer"), or
+    with ``noun_use`` (the adjective follows "a"/"an", maybe after one word), a function word
+    after the adjective used as a noun ("a proud American and a philanthropist")."""
+    singular = {head, head.removesuffix("s"), head.removesuffix("es")}
+    if head.endswith("ies"):
+        singular.add(head[:-3] + "y")
+    if singular & heads or (noun_use and head in NOUN_USE):
+        return True
+    return any(w.endswith(PERSON_SUFFIXES) and len(w) > 5 for w in singular)
+
+
+def indefinite(span: Span, lo: int) -> bool:
+    """Token ``lo`` follows "a"/"an", directly or after one word ("a proud American")."""
+    before = span.text[max(0, span.tokens[lo].start - 30) : span.tokens[lo].start]
+    return re.search(r"\b(?:a|an)\s+(?:\w+\s+)?$", before, re.IGNORECASE) is not None
 
 
 def gold_variants(forms: list[list[str]], question_words: set[str]) -> list[list[str]]:

@@ -19,6 +19,8 @@ from leak_metrics.judges.entity_rules import (
     TITLES,
     Span,
     demonym_table,
+    describes,
+    indefinite,
     predicate_start,
 )
 from leak_metrics.normalize import tokenize, tokenize_spans
@@ -54,7 +56,7 @@ def citizenship_slot(
             # the adjective must describe the person ("a French politician"), not a thing of the
             # country ("the British government", "American music")
             predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
-            if predicative or {following, following.removesuffix("s")} & PERSON_HEADS:
+            if predicative or describes(following, PERSON_HEADS, indefinite(span, lo)):
                 return True
             continue
         if following in PERSON_HEADS and span.tight(hi):
