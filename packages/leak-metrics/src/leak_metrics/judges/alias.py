@@ -75,15 +75,14 @@ from leak_metrics.judges.base import Judge
 from leak_metrics.judges.entity_rules import (
     Span,
     all_adjective_words,
-    contradiction,
     demonyms_of,
     first_other_name,
     gold_mentions,
     gold_variants,
-    joined_list,
     other_names,
 )
-from leak_metrics.judges.mention_rules import filter_mentions
+from leak_metrics.judges.list_rules import contradiction, denies_value, joined_list, multi_valued
+from leak_metrics.judges.mention_rules import agent_nouns, filter_mentions, mixed_with_gold
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     citizenship_slot,
@@ -235,8 +234,11 @@ class AliasJudge(Judge):
         refusal = self._refusal(words, gold_positions)
         if refusal is not None:
             return self._verdict(item, False, f"refusal or hedge ('{refusal}')")
-        if mixed and asks_citizenship(item.question, gold_forms):
-            return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
+        if asks_citizenship(item.question, gold_forms):
+            gold_words = {w for f in gold_forms + adjectives for w in f}
+            mixed = mixed + [m for m in [mixed_with_gold(span, gold_words)] if m]
+            if mixed:
+                return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
         if not gold_hits:
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
@@ -363,7 +365,7 @@ def _mention_hits(
         if (tokens := tokenize(option)) and tokens not in gold_forms
     ]
     form_names = {tuple(t): f for f, t in forms if t}
-    variants = gold_variants(gold_forms, question_words)
+    variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
     named, mixed = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, _KIND_HEADS & question_words),
@@ -401,8 +403,12 @@ def _context_rule(
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
     for rule, found in (
         ("commits to another answer before the gold", first_other),
+        ("denies that the asked value exists", denies_value(span, hits)),
         ("contradicts the gold", contradiction(span, others, hits)),
-        ("lists the gold with another name", joined_list(span, others, hits)),
+        (
+            "lists the gold with another name",
+            joined_list(span, others, hits, multi_valued(question_words)),
+        ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),

@@ -106,15 +106,6 @@ CONTAINER_WORDS = frozenset(
 )  # fmt: skip
 CONTAINER_REACH = 6
 APPOSITION_REACH = 4
-# Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
-# English", "multiple languages, including English", "such as the peso").
-LIST_MARKERS = frozenset(
-    {
-        "mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several",
-        "such",  # "such as the peso or ...": an example, not the answer
-    }
-)  # fmt: skip
-LIST_REACH = 6
 # Lowercase words that may follow a name without making it a modifier of a noun.
 FUNCTION_WORDS = frozenset(
     {
@@ -124,7 +115,6 @@ FUNCTION_WORDS = frozenset(
         "remains", "serves", "lies", "sits", "stands", "refers", "includes", "contains",
     }
 )  # fmt: skip
-CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
 NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 NEGATION_REACH = 3
 
@@ -405,55 +395,6 @@ def first_other_name(
             return span.raw(lo, hi)
     return None
 
-
-def contradiction(
-    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
-) -> str | None:
-    """A contrast word after the gold followed by another (not negated) name."""
-    if not gold:
-        return None
-    contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
-    for c in contrasts:
-        # "Europe, but it is also a member of the continent of ...": a second answer follows
-        if {"also", "another"} & set(span.words[c + 1 : c + 5]):
-            return " ".join(span.words[c : c + 5])
-        for lo, hi in others:
-            if lo > c and not negated(span, lo):
-                return f"{span.words[c]} ... {span.raw(lo, hi)}"
-    return None
-
-
-def _listed(
-    span: Span, lo: int, hi: int, starts: dict[int, int], ends: dict[int, int]
-) -> str | None:
-    """The list the gold mention ``[lo, hi)`` is one item of, if any."""
-    k = lo
-    while k > 0 and lo - k < LIST_REACH and not set(".;:!?") & set(span.gap(k)):
-        k -= 1
-        if span.words[k] in LIST_MARKERS:
-            return " ".join(span.words[k:hi])
-    words = span.words
-    if hi < len(words) and words[hi] == "and" and hi + 1 in starts:  # gold and X
-        return span.raw(lo, starts[hi + 1])
-    if hi < len(words) and "&" in span.gap(hi) and hi in starts:
-        return span.raw(lo, starts[hi])
-    if lo > 0 and words[lo - 1] == "and" and lo - 1 in ends:  # X and gold, X, Y and gold
-        return span.raw(ends[lo - 1], hi)
-    if lo > 0 and "&" in span.gap(lo) and lo in ends:
-        return span.raw(ends[lo], hi)
-    return None
-
-
-def joined_list(
-    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
-) -> str | None:
-    """Every gold mention is one item of a list (joined to another name by "and"/"&", or after
-    mix/blend/including/...): a list commits to none of its items. One mention outside a list
-    is a commitment ("The Japanese martial art of Judo is a blend of Japanese and Western ...")."""
-    starts = {lo: hi for lo, hi in others}
-    ends = {hi: lo for lo, hi in others}
-    found = [_listed(span, lo, hi, starts, ends) for lo, hi in gold]
-    return found[0] if found and all(found) else None
 
 
 @lru_cache(maxsize=1)

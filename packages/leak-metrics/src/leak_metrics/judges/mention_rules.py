@@ -12,6 +12,8 @@
   to another nationality ("Canadian-American", "Italian-American") is not the single country.
 - **Longer name** (:func:`inside_other_name`): the gold is the tail of a longer name that is
   another place of the demonym table ("Republic of China" for China: that is Taiwan).
+- **Agent noun** (:func:`agent_nouns`): a sport or trade written in lower case is also named by
+  the noun for the one who does it ("footballer", "cricketers" for football, cricket).
 - **Larger unit** (:func:`larger_unit`): the gold's name qualified by another kind of unit than
   the gold's own ("the state of New York", "New York State" for New York City).
 """
@@ -166,3 +168,28 @@ def filter_mentions(
             continue
         kept.append((lo, hi))
     return kept, mixed
+
+
+def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
+    """"<form>er(s)" for every gold form written in lower case ("association football" ->
+    "association footballer", "football" -> "footballer")."""
+    out: list[list[str]] = []
+    for raw, tokens in forms:
+        if not tokens or not raw[:1].islower() or len(tokens[-1]) < 4 or tokens[-1][-1] in "aeiou":
+            continue
+        for suffix in ("er", "ers"):
+            out.append([*tokens[:-1], tokens[-1] + suffix])
+    return out
+
+
+def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
+    """A hyphenated nationality anywhere in the answer with the gold as one half
+    ("an Italian-American footballer ... a native of Italy" for Italy)."""
+    nationality = all_adjective_words() | {w for name in demonym_table() for w in name}
+    words = span.words
+    for k in range(1, len(words)):
+        pair = {words[k - 1], words[k]}
+        if span.gap(k).strip() == "-" and pair <= nationality and pair & gold_words:
+            if len(pair) == 2:
+                return span.raw(k - 1, k + 1)
+    return None
