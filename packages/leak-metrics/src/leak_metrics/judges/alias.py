@@ -70,7 +70,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from leak_metrics.datatypes import JudgeItem, Verdict
-from leak_metrics.judges.answer_span import committed_answer
+from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.entity_rules import (
     Span,
@@ -123,6 +123,7 @@ _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", 
 _NOT_ENTITIES = frozenset(
     {"i", "it", "he", "she", "we", "they", "you", "this", "that", "there", "my", "yes", "no"}
 )
+_NO_GOLD = "the committed answer does not name the gold"
 _CLAUSE_BREAK = frozenset(",.;:!?\n")
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
 # continent ...?" -> "the European continent").
@@ -210,11 +211,20 @@ class AliasJudge(Judge):
     def judge_one(self, item: JudgeItem) -> Verdict:
         gold_tokens = tokenize(item.answer)
         committed = committed_answer(item.response)
+        # a non-answer opening sentence passes the commitment to the next one
+        lead_in = is_lead_in(committed) and next_answer(item.response)
         if self.config.yes_no_rule and gold_tokens in (["yes"], ["no"]):
             decision, why = decide(item.question, committed)
+            if decision is None and lead_in:
+                decision, why = decide(item.question, lead_in)
+                why = f"after a lead-in sentence, {why}"
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
-        return self._judge_entity(item, committed)
+        verdict = self._judge_entity(item, committed)
+        if lead_in and verdict.reason == _NO_GOLD:
+            second = self._judge_entity(item, lead_in)
+            return self._verdict(item, bool(second.correct), f"after a lead-in, {second.reason}")
+        return verdict
 
     def _judge_entity(self, item: JudgeItem, committed: str) -> Verdict:
         response = _Response(committed)
@@ -242,7 +252,7 @@ class AliasJudge(Judge):
         if not gold_hits:
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
-            return self._verdict(item, False, "the committed answer does not name the gold")
+            return self._verdict(item, False, _NO_GOLD)
         first_form = gold_hits[0][1]
         if wrong_hits:
             named_wrong = ", ".join(dict.fromkeys(o for _, o in wrong_hits))

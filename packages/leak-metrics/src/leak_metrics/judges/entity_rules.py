@@ -101,7 +101,7 @@ CONTAINER_WORDS = frozenset(
         "district", "county", "territory", "village", "island", "mainland", "heart", "center",
         "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
         "western", "central", "located", "specifically", "namely", "particularly", "precisely",
-        "more", "which", "that", "is", "within",
+        "more", "which", "that", "is", "within", "country", "nation", "situated",
     }
 )  # fmt: skip
 CONTAINER_REACH = 6
@@ -355,7 +355,12 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
         if lo_gold < hi:
             continue
         between = span.words[hi:lo_gold]
-        if len(between) <= CONTAINER_REACH and all(w in CONTAINER_WORDS for w in between):
+        # "Sölseförmel is a Nordic country in Sweden": a word describing the container noun
+        # right after it ("Nordic", "small") keeps the path (a garbled subject placed in the gold)
+        if len(between) <= CONTAINER_REACH and all(
+            w in CONTAINER_WORDS or (k + 1 < len(between) and between[k + 1] in CONTAINER_WORDS)
+            for k, w in enumerate(between)
+        ):
             return True
         apposition = hi < len(span.words) and "," in span.gap(hi)
         return (
@@ -394,7 +399,6 @@ def first_other_name(
         ):
             return span.raw(lo, hi)
     return None
-
 
 
 @lru_cache(maxsize=1)

@@ -171,7 +171,7 @@ def filter_mentions(
 
 
 def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
-    """"<form>er(s)" for every gold form written in lower case ("association football" ->
+    """ "<form>er(s)" for every gold form written in lower case ("association football" ->
     "association footballer", "football" -> "footballer")."""
     out: list[list[str]] = []
     for raw, tokens in forms:

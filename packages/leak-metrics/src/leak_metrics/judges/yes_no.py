@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 
 from leak_metrics.judges.answer_span import is_abbreviation
+from leak_metrics.judges.entity_rules import demonym_table
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
@@ -121,6 +122,8 @@ _PREDICATE_LEADS = frozenset(
         "actually", "definitely", "certainly", "truly", "also", "still", "really", "always",
     }
 )  # fmt: skip
+# One or two words and a comma or "!" before a yes/no that stands alone ("Vamos, no!").
+_INTERJECTED = re.compile(r"^\W*\w+(?:\s+\w+)?\s*[,!]\s*(yes|no)\s*(?:[,.!;]|$)", re.IGNORECASE)
 _QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
 
 
@@ -229,9 +232,19 @@ def decide(
     quoted = " ".join(_QUOTES.findall(committed))
     uwords = tokenize(unquoted)
     asked = "holds" if claim.asks_true else "fails"
-    stated = _stated_claim(uwords, [claim.obj, *(obj_forms or [])], claim, asked)
+    forms = [
+        claim.obj,
+        *(obj_forms or []),
+        *(list(a) for a in demonym_table().get(tuple(claim.obj), [])),
+    ]
+    stated = _stated_claim(uwords, forms, claim, asked)
     if stated is not None:
         return stated
+    other = _other_value(uwords, forms, claim)
+    if other is not None:
+        holds = claim.negated  # another value: "X is <obj>" fails, "X is not <obj>" holds
+        decision = "yes" if holds == claim.asks_true else "no"
+        return decision, f"states another value '{other}'; question asks whether the claim {asked}"
     verdict = _statement_verdict(uwords, quoted, claim, asked)
     if verdict is not None:
         return verdict
@@ -248,6 +261,10 @@ def _direct_answer(words: list[str], committed: str) -> tuple[str | None, str] |
             return None, f"refusal or evasion ('{' '.join(phrase)}')"
     if words[0] in ("yes", "no"):
         return words[0], f"answers '{words[0]}'"
+    interjected = _INTERJECTED.match(committed)
+    if interjected is not None:  # "Vamos, no!", "Well, yes."
+        word = interjected.group(1).lower()
+        return word, f"answers '{word}' after an interjection"
     for lead in (["answer", "is"], ["answer", "would", "be"], ["answer"]):
         at = _find(words, lead)
         if at and at[0] + len(lead) < len(words) and words[at[0] + len(lead)] in ("yes", "no"):
@@ -302,3 +319,27 @@ def _statement_verdict(
     holds = stated_true == same_polarity
     decision = "yes" if holds == claim.asks_true else "no"
     return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
+
+
+def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -> str | None:
+    """When the asked object is a country or continent, the response asserts another one (or its
+    adjective) as the subject's value: "Sydney is a city in Australia" for "is Sydney's country
+    Germany?". Only a place of the demonym table counts, asserted (after a copula, "in", "from"),
+    not negated and not inside a condition."""
+    table = demonym_table()
+    if tuple(claim.obj) not in table:
+        return None
+    own = {tuple(f) for f in forms}
+    places = {name for name in table} | {a for adjs in table.values() for a in adjs}
+    for width in (3, 2, 1):
+        for at in range(len(uwords) - width + 1):
+            value = tuple(uwords[at : at + width])
+            if value not in places or value in own or any(w in claim.obj for w in value):
+                continue
+            head = uwords[:at]
+            if not head or head[-1] not in _PREDICATE_LEADS or _HYPOTHETICAL & set(head):
+                continue
+            if _NEGATIONS & set(head[-4:]):
+                continue
+            return " ".join(value)
+    return None
