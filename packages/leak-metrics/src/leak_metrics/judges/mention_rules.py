@@ -115,9 +115,9 @@ def inside_other_name(span: Span, lo: int, hi: int, gold_forms: list[list[str]])
         if start < 0 or set(",;:()") & set("".join(span.gap(k) for k in range(start + 1, hi))):
             break
         longer = tuple(span.words[start:hi])
-        if longer in table and not set(table[longer]) & gold_adjectives:
-            if list(longer) not in gold_forms:
-                return span.raw(start, hi)
+        other = longer in table and not set(table[longer]) & gold_adjectives
+        if other and list(longer) not in gold_forms:
+            return span.raw(start, hi)
     return None
 
 
@@ -189,7 +189,7 @@ def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
     words = span.words
     for k in range(1, len(words)):
         pair = {words[k - 1], words[k]}
-        if span.gap(k).strip() == "-" and pair <= nationality and pair & gold_words:
-            if len(pair) == 2:
-                return span.raw(k - 1, k + 1)
+        joined = span.gap(k).strip() == "-" and len(pair) == 2
+        if joined and pair <= nationality and pair & gold_words:
+            return span.raw(k - 1, k + 1)
     return None

@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 
 from leak_metrics.judges.answer_span import is_abbreviation
-from leak_metrics.judges.entity_rules import demonym_table
+from leak_metrics.judges.entity_rules import ADJECTIVE_HEADS, demonym_table, describes
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
@@ -232,12 +232,11 @@ def decide(
     quoted = " ".join(_QUOTES.findall(committed))
     uwords = tokenize(unquoted)
     asked = "holds" if claim.asks_true else "fails"
-    forms = [
-        claim.obj,
-        *(obj_forms or []),
-        *(list(a) for a in demonym_table().get(tuple(claim.obj), [])),
-    ]
-    stated = _stated_claim(uwords, forms, claim, asked)
+    adjectives = [list(a) for a in demonym_table().get(tuple(claim.obj), [])]
+    forms = [claim.obj, *(obj_forms or []), *adjectives]
+    stated = _stated_claim(uwords, [claim.obj, *(obj_forms or [])], claim, asked)
+    if stated is None:  # the object's adjective, describing a person or place ("Austrian city")
+        stated = _stated_claim(uwords, adjectives, claim, asked, adjective=True)
     if stated is not None:
         return stated
     other = _other_value(uwords, forms, claim)
@@ -274,11 +273,18 @@ def _direct_answer(words: list[str], committed: str) -> tuple[str | None, str] |
 
 
 def _stated_claim(
-    uwords: list[str], forms: list[list[str]], claim: AskedClaim, asked: str
+    uwords: list[str],
+    forms: list[list[str]],
+    claim: AskedClaim,
+    asked: str,
+    adjective: bool = False,
 ) -> tuple[str, str] | None:
-    """The decision when the (unquoted) response states the asked claim, held or not."""
+    """The decision when the (unquoted) response states the asked claim, held or not (with
+    ``adjective``, ``forms`` are adjectives: they must describe a person or place)."""
     for form in forms:
         for at in _find(uwords, form):
+            if adjective and not _describing(uwords, at + len(form)):
+                continue
             head = uwords[:at]
             clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
             if (
@@ -336,6 +342,8 @@ def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -
             value = tuple(uwords[at : at + width])
             if value not in places or value in own or any(w in claim.obj for w in value):
                 continue
+            if value not in table and not _describing(uwords, at + width):
+                continue  # "the Turkish lira": an adjective of a thing
             head = uwords[:at]
             if not head or head[-1] not in _PREDICATE_LEADS or _HYPOTHETICAL & set(head):
                 continue
@@ -343,3 +351,8 @@ def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -
                 continue
             return " ".join(value)
     return None
+
+
+def _describing(words: list[str], after: int) -> bool:
+    """An adjective ending before ``after`` describes a person or place (or ends the clause)."""
+    return after >= len(words) or describes(words[after], ADJECTIVE_HEADS)
