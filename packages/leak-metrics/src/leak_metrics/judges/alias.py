@@ -82,7 +82,13 @@ from leak_metrics.judges.entity_rules import (
     other_names,
 )
 from leak_metrics.judges.list_rules import contradiction, denies_value, joined_list, multi_valued
-from leak_metrics.judges.mention_rules import agent_nouns, filter_mentions, mixed_with_gold
+from leak_metrics.judges.mention_rules import (
+    ORIGIN_WORDS,
+    agent_nouns,
+    describes_person,
+    filter_mentions,
+    mixed_with_gold,
+)
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     citizenship_slot,
@@ -383,6 +389,8 @@ def _mention_hits(
         forms,
         gold_forms,
     )
+    if ORIGIN_WORDS & question_words:  # where a thing originates: not a person's nationality
+        named = [m for m in named if not describes_person(span, *m, adjectives)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]

@@ -12,6 +12,10 @@
   to another nationality ("Canadian-American", "Italian-American") is not the single country.
 - **Longer name** (:func:`inside_other_name`): the gold is the tail of a longer name that is
   another place of the demonym table ("Republic of China" for China: that is Taiwan).
+- **Another entity's adjective** (:func:`describes_person`): for a question about where a
+  *thing* originates ("Where does the sport of David Beckham originate?"), a country's adjective
+  that describes a person ("an English footballer") is that person's nationality, not the
+  thing's origin.
 - **Agent noun** (:func:`agent_nouns`): a sport or trade written in lower case is also named by
   the noun for the one who does it ("footballer", "cricketers" for football, cricket).
 - **Larger unit** (:func:`larger_unit`): the gold's name qualified by another kind of unit than
@@ -23,7 +27,13 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from leak_metrics.judges.entity_rules import Span, all_adjective_words, demonym_table
+from leak_metrics.judges.entity_rules import (
+    PERSON_HEADS,
+    Span,
+    all_adjective_words,
+    demonym_table,
+    describes,
+)
 from leak_metrics.normalize import tokenize
 
 # Kinds of place a name may be qualified by ("the state of X", "X State", "X City").
@@ -193,3 +203,18 @@ def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
         if joined and pair <= nationality and pair & gold_words:
             return span.raw(k - 1, k + 1)
     return None
+
+
+# Things among the heads a country's adjective may describe; the other heads are persons.
+THING_HEADS = frozenset(
+    {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "born"}
+)
+ORIGIN_WORDS = frozenset({"origin", "originate", "originates", "originated", "originating"})
+
+
+def describes_person(span: Span, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
+    """The mention is a country's adjective describing a person ("an English footballer")."""
+    if span.words[lo:hi] not in adjectives or hi >= len(span.words) or not span.tight(hi):
+        return False
+    head = span.words[hi]
+    return head not in THING_HEADS and describes(head, PERSON_HEADS - THING_HEADS)

@@ -16,7 +16,6 @@ from __future__ import annotations
 from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
-    TITLES,
     Span,
     demonym_table,
     describes,
@@ -33,7 +32,7 @@ CITIZENSHIP_LEADS = frozenset(
 # "known as <gold>": verbs that, with "as", name what the subject is
 NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "identified"})
 # Nouns whose "of <gold>" names the person's country ("President of France").
-CITIZENSHIP_OF = TITLES | frozenset({"citizen", "citizens", "native", "nationality", "people"})
+CITIZENSHIP_OF = frozenset({"citizen", "citizens", "native", "nationality", "people"})
 PLACE_NOUNS = frozenset(
     {"state", "states", "city", "province", "region", "territory", "county", "organization"}
 )
