@@ -165,7 +165,7 @@ class AgreementTable:
         return "\n".join(lines)
 
 
-def _row(group: str, pairs: list[tuple[bool, bool | None]]) -> AgreementRow:
+def count_row(group: str, pairs: list[tuple[bool, bool | None]]) -> AgreementRow:
     agree = sum(judged is label for label, judged in pairs)
     false_correct = sum(judged is True and not label for label, judged in pairs)
     false_incorrect = sum(judged is False and label for label, judged in pairs)
@@ -180,14 +180,15 @@ def agreement_table(judge: Judge, labelled: list[LabelledResponse]) -> Agreement
     known = [t for t in TYPE_ORDER if any(r.type == t for r in labelled)]
     types = known + sorted({r.type for r in labelled} - set(known))
     rows = [
-        _row(t, [p for p, r in zip(pairs, labelled, strict=True) if r.type == t]) for t in types
+        count_row(t, [p for p, r in zip(pairs, labelled, strict=True) if r.type == t])
+        for t in types
     ]
     disagreements = [
         {"id": r.item.id, "label": r.correct, "judge": v.correct, "reason": v.reason}
         for r, v in zip(labelled, verdicts, strict=True)
         if v.correct is not r.correct
     ]
-    return AgreementTable(rows, _row("all", pairs), disagreements)
+    return AgreementTable(rows, count_row("all", pairs), disagreements)
 
 
 @lru_cache(maxsize=8)
