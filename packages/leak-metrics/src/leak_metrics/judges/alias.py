@@ -421,7 +421,7 @@ def _context_rule(
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
     for rule, found in (
         ("commits to another answer before the gold", first_other),
-        ("denies that the asked value exists", denies_value(span, hits)),
+        ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits)),
         (
             "lists the gold with another name",

@@ -86,7 +86,8 @@ PERSON_HEADS = OFFICES | frozenset(
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
     {
-        "art", "arts", "martial", "music", "tradition",
+        "art", "arts", "martial", "music", "tradition", "recipe", "invention", "creation",
+        "specialty", "speciality", "staple", "delicacy", "style", "custom", "pastime",
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
         "country", "nation", "land", "soil", "roots",

@@ -7,7 +7,8 @@
   relation (:func:`multi_valued`: occupation, language, genre, ...), a list of values joined by
   "and"/"&"/commas is a committed answer and only the mix/blend/including markers count;
 - :func:`denies_value`: the answer denies that the asked value exists ("X and Y do not have a
-  single citizenship country in common", "there is no common language").
+  single citizenship country in common", "there is no common language"), or, for a value two
+  subjects share, says their values differ ("their occupations are distinct").
 """
 
 from __future__ import annotations
@@ -105,11 +106,21 @@ EXISTENCE_WORDS = frozenset({"have", "has", "had", "share", "shares", "shared", 
 DENIAL_REACH = 4
 
 
-def denies_value(span: Span, gold: list[tuple[int, int]]) -> str | None:
+# For a question about a value two subjects share, words saying their values differ.
+SHARED_ASKS = frozenset({"common", "share", "shares", "shared", "same", "both", "matches"})
+DIFFER_WORDS = frozenset({"distinct", "different", "differ", "differs", "separate"})
+
+
+def denies_value(
+    span: Span, gold: list[tuple[int, int]], question_words: set[str] = frozenset()
+) -> str | None:
     """Before the first gold mention, the answer denies that the asked value exists ("do not
-    have a single citizenship country in common", "share no common language")."""
+    have a single citizenship country in common", "share no common language"); for a shared
+    value, anywhere it says the values differ ("their occupations are distinct")."""
     first = gold[0][0] if gold else len(span.words)
     words = span.words
+    if SHARED_ASKS & question_words and DIFFER_WORDS & set(words):
+        return next(w for w in words if w in DIFFER_WORDS)
     for k in range(first):
         if words[k] not in DENIAL_NEGATIONS or negated_twice(words, k):
             continue

@@ -16,8 +16,9 @@
   *thing* originates ("Where does the sport of David Beckham originate?"), a country's adjective
   that describes a person ("an English footballer") is that person's nationality, not the
   thing's origin.
-- **Agent noun** (:func:`agent_nouns`): a sport or trade written in lower case is also named by
-  the noun for the one who does it ("footballer", "cricketers" for football, cricket).
+- **Agent noun and plural** (:func:`agent_nouns`): a sport or trade written in lower case is
+  also named by its plural ("writers") and by the noun for the one who does it ("footballer",
+  "cricketers" for football, cricket).
 - **Larger unit** (:func:`larger_unit`): the gold's name qualified by another kind of unit than
   the gold's own ("the state of New York", "New York State" for New York City).
 """
@@ -185,10 +186,11 @@ def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
     "association footballer", "football" -> "footballer")."""
     out: list[list[str]] = []
     for raw, tokens in forms:
-        if not tokens or not raw[:1].islower() or len(tokens[-1]) < 4 or tokens[-1][-1] in "aeiou":
+        if not tokens or not raw[:1].islower() or len(tokens[-1]) < 4:
             continue
-        for suffix in ("er", "ers"):
-            out.append([*tokens[:-1], tokens[-1] + suffix])
+        out.append([*tokens[:-1], tokens[-1] + "s"])  # the plural: "writers", "poets"
+        if tokens[-1][-1] not in "aeiou":
+            out.extend([*tokens[:-1], tokens[-1] + suffix] for suffix in ("er", "ers"))
     return out
 
 

@@ -109,6 +109,8 @@ def asks_citizenship(question: str, forms: list[list[str]]) -> bool:
     """A citizenship question whose gold is a country (a multi-hop question may pass through
     citizenship to ask something else: its gold is then not a country)."""
     table = demonym_table()
+    if "continent" in tokenize(question):  # "on which continent does X hold a citizenship?"
+        return False
     return _asked_role(question) == "citizenship" and any(tuple(f) in table for f in forms)
 
 
