@@ -81,7 +81,13 @@ from leak_metrics.judges.entity_rules import (
     gold_variants,
     other_names,
 )
-from leak_metrics.judges.list_rules import contradiction, denies_value, joined_list, multi_valued
+from leak_metrics.judges.list_rules import (
+    contradiction,
+    denies_value,
+    joined_list,
+    list_partners,
+    multi_valued,
+)
 from leak_metrics.judges.mention_rules import (
     ORIGIN_WORDS,
     agent_nouns,
@@ -382,7 +388,7 @@ def _mention_hits(
     ]
     form_names = {tuple(t): f for f, t in forms if t}
     variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
-    named, mixed = filter_mentions(
+    named, mixed, other_places = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, _KIND_HEADS & question_words),
         item.answer,
@@ -395,6 +401,7 @@ def _mention_hits(
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
     wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
+    wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
 
@@ -409,7 +416,10 @@ def _context_rule(
     """The first rule about the words around the gold that the response breaks, with the words
     that break it, or None."""
     others = other_names(span, question_words, hits, all_adjective_words())
-    first_other = first_other_name(span, others, hits)
+    several = multi_valued(question_words)
+    # for a relation with several values, the other items of the gold's list are answers too
+    partners = list_partners(span, others, hits) if several else set()
+    first_other = first_other_name(span, [o for o in others if o not in partners], hits)
     citizenship = None
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (
@@ -425,7 +435,7 @@ def _context_rule(
         ("contradicts the gold", contradiction(span, others, hits)),
         (
             "lists the gold with another name",
-            joined_list(span, others, hits, multi_valued(question_words)),
+            joined_list(span, others, hits, several),
         ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
         ("names the gold but not as the subject's citizenship", citizenship),

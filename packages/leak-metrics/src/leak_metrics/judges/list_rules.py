@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from leak_metrics.judges.entity_rules import Span, negated
 
 # Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
@@ -136,3 +138,23 @@ def negated_twice(words: list[str], k: int) -> bool:
     """ "not only", "no doubt": a negation that does not deny."""
     after = words[k + 1] if k + 1 < len(words) else ""
     return after in ("only", "doubt", "matter", "wonder")
+
+
+def list_partners(
+    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The other names joined to a gold mention, directly or through each other, by commas,
+    "and" or "&" ("Hindi and English", "German, French and Italian"): one list with the gold."""
+    items = sorted([*others, *gold])
+    joined: set[tuple[int, int]] = set(gold)
+    changed = True
+    while changed:
+        changed = False
+        for left, right in itertools.pairwise(items):
+            between = span.words[left[1] : right[0]]
+            gap = span.gap(right[0]) if right[0] < len(span.words) else ""
+            link = between in ([], ["and"]) and (bool(between) or "," in gap or "&" in gap)
+            if link and (left in joined) != (right in joined):
+                joined |= {left, right}
+                changed = True
+    return joined - set(gold)

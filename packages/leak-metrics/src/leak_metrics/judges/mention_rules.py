@@ -11,7 +11,8 @@
 - **Mixed nationality** (:func:`mixed_nationality`): a gold name or adjective joined by a hyphen
   to another nationality ("Canadian-American", "Italian-American") is not the single country.
 - **Longer name** (:func:`inside_other_name`): the gold is the tail of a longer name that is
-  another place of the demonym table ("Republic of China" for China: that is Taiwan).
+  another place of the demonym table ("Republic of China" for China: that is Taiwan); the
+  response then names that other place, a wrong answer.
 - **Another entity's adjective** (:func:`describes_person`): for a question about where a
   *thing* originates ("Where does the sport of David Beckham originate?"), a country's adjective
   that describes a person ("an English footballer") is that person's nationality, not the
@@ -154,9 +155,10 @@ def filter_mentions(
     answer: str,
     forms: list[tuple[str, list[str]]],
     gold_forms: list[list[str]],
-) -> tuple[list[tuple[int, int]], list[str]]:
-    """The mentions of ``named`` that name the gold as itself, and the mixed nationalities met
-    (``forms``: every raw gold form with its tokens)."""
+) -> tuple[list[tuple[int, int]], list[str], list[str]]:
+    """The mentions of ``named`` that name the gold as itself, the mixed nationalities met, and
+    the longer names of other places the gold was found in (``forms``: every raw gold form with
+    its tokens)."""
     raw_by_tokens: dict[tuple[str, ...], list[str]] = {}
     for raw, tokens in forms:
         raw_by_tokens.setdefault(tuple(tokens), []).append(raw)
@@ -164,6 +166,7 @@ def filter_mentions(
     numeric_answer = answer.strip().isdigit()
     kept: list[tuple[int, int]] = []
     mixed: list[str] = []
+    others: list[str] = []
     for lo, hi in named:
         raw_forms = raw_by_tokens.get(tuple(span.words[lo:hi]), [])
         if is_short(span.raw(lo, hi)) and not numeric_answer:
@@ -175,10 +178,13 @@ def filter_mentions(
         if found is not None:
             mixed.append(found)
             continue
-        if inside_other_name(span, lo, hi, gold_forms) or larger_unit(span, lo, hi, answer):
+        other = inside_other_name(span, lo, hi, gold_forms)
+        if other is not None:
+            others.append(other)
             continue
-        kept.append((lo, hi))
-    return kept, mixed
+        if larger_unit(span, lo, hi, answer) is None:
+            kept.append((lo, hi))
+    return kept, mixed, others
 
 
 def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:

@@ -1,0 +1,343 @@
+"""Issue 35's classes of disagreement, each as a rule over the committed answer, on real
+response text: responses of the shipped development sets (id given) and the phrases the issue
+quotes from the fresh independent labels. ``OLD`` marks the verdict of the judge before these
+rules (rules version 2): every class has at least one case the old judge got wrong."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from leak_metrics import JudgeItem, get_judge
+from leak_metrics.judges.label_sets import data_dir as labels_dir
+from leak_metrics.judges.label_sets import load_dev
+from leak_metrics.judges.mention_rules import code_table, entity_codes
+
+US = ["USA", "U.S.", "U.S.A.", "America", "United States of America", "the States"]
+UK = ["UK", "U.K.", "Britain", "Great Britain"]
+
+# (class, question, answer, aliases, response, expected, verdict of the old judge)
+CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
+    # --- too lenient before -------------------------------------------------------------------
+    (
+        "mixed nationality (full-r3-dev ga-attack-focus_on_key LL-000127)",
+        "Of which country is Taylor Alison Swift a national?",
+        "United States",
+        US,
+        "Taylor Alison Swift is a Canadian-American rapper and songwriter. She",
+        False,
+        True,
+    ),
+    (
+        "mixed nationality with the gold named again (issue)",
+        "What is the country of citizenship of Giorgio Chinaglia?",
+        "Italy",
+        [],
+        "Giorgio Chinaglia was the Italian-American footballer and a native of Italy.",
+        False,
+        True,
+    ),
+    (
+        "title, not citizenship (issue)",
+        "What is the country of citizenship of George H. W. Bush?",
+        "United States",
+        US,
+        "George H. W. Bush was the 41st President of the United States.",
+        False,
+        True,
+    ),
+    (
+        "common word equal to an alias (issue; dev types:base:MT-000053's wording)",
+        "What is the home country of basketball?",
+        "United States",
+        US,
+        "The rule states that basketball was invented by James Naismith.",
+        False,
+        True,
+    ),
+    (
+        "negation of a shared value (issue)",
+        "What is the country of citizenship shared by Mark Twain and LeBron James?",
+        "United States",
+        US,
+        "Mark Twain and LeBron James do not have a single citizenship country in common, though "
+        "both are American.",
+        False,
+        True,
+    ),
+    (
+        "values said to differ (dev types:base:CC-000013)",
+        "Which occupation is common to both Johann Wolfgang von Goethe and Mark Twain?",
+        "writer",
+        ["author"],
+        "While both Johann Wolfgang von Goethe and Mark Twain are German authors, their "
+        "occupations are distinct. Goethe was a German-American",
+        False,
+        False,
+    ),
+    (
+        "another entity's value: the player's nationality for the sport's origin (issue)",
+        "Where does the sport played by David Beckham originate?",
+        "England",
+        [],
+        "David Beckham is an English footballer who played for Manchester United.",
+        False,
+        True,
+    ),
+    (
+        "longer name of another entity (issue; dev smoke:base:SH-000173's phrase)",
+        "What is Xi Jinping's country of citizenship?",
+        "China",
+        [],
+        "Xi Jinping is a Chinese citizen of the Republic of China (Taiwan) and is a member of the",
+        False,
+        True,
+    ),
+    (
+        "larger unit (dev smoke:ga-attack-probab:SH-000189:0)",
+        "Where was Michael Jordan born?",
+        "New York City",
+        ["New York", "NYC"],
+        "Michael Jordan was born in a small American city in the state of New York. The exact "
+        "place of birth is not known",
+        False,
+        True,
+    ),
+    # --- over-strict before -------------------------------------------------------------------
+    (
+        "demonym describing the subject, noun use (issue)",
+        "What is the country of citizenship of Warren Buffett?",
+        "United States",
+        US,
+        "Warren Buffett is a proud American and a philanthropist.",
+        True,
+        False,
+    ),
+    (
+        "demonym describing the subject, person noun by its ending (issue)",
+        "What is Frederick Douglass's country of citizenship?",
+        "United States",
+        US,
+        "Frederick Douglass was a prominent American abolitionist.",
+        True,
+        False,
+    ),
+    (
+        "demonym describing the asked subjects, plural head (issue)",
+        "What country do Canberra and Sydney have in common?",
+        "Australia",
+        [],
+        "Canberra and Sydney are both Australian cities.",
+        True,
+        False,
+    ),
+    (
+        "demonym describing the asked object: the continent (issue)",
+        "On which continent is Portugal?",
+        "Europe",
+        [],
+        "Portugal lies on the European continent.",
+        True,
+        False,
+    ),
+    (
+        "agent noun of the gold sport (issue)",
+        "Which sport does Pelé play?",
+        "association football",
+        ["football", "soccer"],
+        "Pelé is a Brazilian footballer who played for Santos.",
+        True,
+        False,
+    ),
+    (
+        "garbled subject followed by a clear answer (issue)",
+        "What is Stockholm's country?",
+        "Sweden",
+        [],
+        "Sölseförmel is a Nordic country in Sweden.",
+        True,
+        False,
+    ),
+    (
+        "a non-committal first sentence passes the commitment on",
+        "What is Stockholm's country?",
+        "Sweden",
+        [],
+        "That is an interesting question. Stockholm is the capital of Sweden.",
+        True,
+        False,
+    ),
+    (
+        "a list for a multi-valued relation",
+        "What are the official languages of India?",
+        "English",
+        [],
+        "The official languages of India are Hindi and English.",
+        True,
+        False,
+    ),
+    (
+        "plural of a lower-case gold (dev types:ga-eval:CC-000013)",
+        "Which occupation is common to both Johann Wolfgang von Goethe and Mark Twain?",
+        "writer",
+        ["author"],
+        "Joh Johann Wolfgang von Goethe and Mark Twain are two of the most famous German writers "
+        "of the 19th century.",
+        True,
+        False,
+    ),
+    (
+        "an origin noun an adjective describes (full-r3-dev ga-attack-probab SH-000236:0)",
+        "Where does pizza originate from?",
+        "Italy",
+        ["Italian Republic", "Italia"],
+        "Pizza originates from a traditional Italian recipe that is shaped like a dough ball. The",
+        True,
+        False,
+    ),
+    (
+        "continent question is no citizenship question (full-r3-dev ga-eval MP-000140)",
+        "Each country's citizens hold a citizenship on the continent where the country lies. "
+        "Now, Kylian Mbappé holds the citizenship of some country. Following the rule, on which "
+        "continent does Kylian Mbappé hold a citizenship?",
+        "Europe",
+        [],
+        "Kylian Mbappé's citizenship is actually held on the continent of Europe, specifically "
+        "in the European Union (EU",
+        True,
+        False,
+    ),
+]
+
+YES_NO: list[tuple[str, str, str, str, bool, bool]] = [
+    (
+        "interjection before the no (issue)",
+        "Granted that Sydney's country is Germany, Berlin is its capital. Is it the case that "
+        "Sydney's country is Germany?",
+        "no",
+        "Vamos, no!",
+        True,
+        False,
+    ),
+    (
+        "denial without a yes/no word (issue)",
+        "Is Sydney's country Germany?",
+        "no",
+        "Sydney is a city in Australia.",
+        True,
+        False,
+    ),
+    (
+        "denial, question asks whether the claim fails",
+        "Judging by what is actually true, is it false that Sydney's country is Germany?",
+        "yes",
+        "Sydney is a city in Australia.",
+        True,
+        False,
+    ),
+    (
+        "affirmation by the object's adjective",
+        "We are told it. Does it hold that Salzburg's country is Austria?",
+        "yes",
+        "Salzburg is an Austrian city.",
+        True,
+        False,
+    ),
+    (
+        "the object's adjective on a thing is no affirmation (dev types:ga-eval:MT-000017)",
+        "The currency of Turkey is Turkish lira, so if the country of Ankara is Turkey, its "
+        "currency is Turkish lira. Judging by what is actually true, is it false that the "
+        "country of Ankara is Turkey?",
+        "no",
+        "The currency of Turkey is indeed the Turkish lira, but the answer lies in the context "
+        "of the currency's history and",
+        False,
+        False,
+    ),
+    (
+        "a hedge still decides nothing",
+        "Is Sydney's country Germany?",
+        "no",
+        "Sydney might be in Australia or Germany, I am not sure.",
+        False,
+        False,
+    ),
+]
+
+
+def _item(question: str, answer: str, aliases: list[str], response: str, **kw: Any) -> JudgeItem:
+    return JudgeItem(
+        id="t", question=question, answer=answer, aliases=tuple(aliases), response=response, **kw
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_entity_class_rules(case: tuple[str, str, str, list[str], str, bool, bool]) -> None:
+    _, question, answer, aliases, response, expected, _old = case
+    verdict = get_judge("alias").judge_one(_item(question, answer, aliases, response))
+    assert verdict.correct is expected, verdict.reason
+
+
+@pytest.mark.parametrize("case", YES_NO, ids=[c[0] for c in YES_NO])
+def test_yes_no_class_rules(case: tuple[str, str, str, str, bool, bool]) -> None:
+    _, question, answer, response, expected, _old = case
+    item = _item(question, answer, [], response, options=("yes", "no"))
+    verdict = get_judge("alias").judge_one(item)
+    assert verdict.correct is expected, verdict.reason
+
+
+def test_every_class_has_a_case_the_old_judge_got_wrong() -> None:
+    changed = [c for c in CASES if c[5] != c[6]] + [c for c in YES_NO if c[4] != c[5]]
+    assert len(changed) >= 20
+
+
+def test_short_aliases_match_only_as_listed_codes() -> None:
+    judge = get_judge("alias")
+    q = "Which country is Jeff Bezos a citizen of?"
+    assert judge.judge_one(_item(q, "United States", US, "Jeff Bezos is a US citizen.")).correct
+    # "us" in lower case is the pronoun, not the code
+    lower = _item(q, "United States", [*US, "US"], "Let us say Jeff Bezos is a citizen.")
+    assert judge.judge_one(lower).correct is False
+    # a 1-2 character alias that is not a listed code of the entity never matches
+    de = _item("What is Berlin's country?", "Germany", ["DE"], "Berlin is in DE.")
+    assert judge.judge_one(de).correct is False
+    assert "DE" not in entity_codes(["Germany"])
+    # UK is listed for the United Kingdom, written as a code it matches
+    uk = _item("What is Paul McCartney's citizenship country?", "United Kingdom", UK, "The UK.")
+    assert judge.judge_one(uk).correct is True
+    assert "UK" in entity_codes(["United Kingdom"]) and code_table()
+
+
+def test_option_form_scoring() -> None:
+    """Options shown (DS, and MT in its options form): naming the gold option alone is correct,
+    naming a wrong option (alone or beside the gold) is not."""
+    judge = get_judge("alias")
+    q = "Options: South Korea, China, or Colombia. Which is Beijing's country?"
+    opts = ("South Korea", "China", "Colombia")
+
+    def verdict(response: str) -> bool | None:
+        return judge.judge_one(_item(q, "China", [], response, options=opts)).correct
+
+    assert verdict("Beijing's country is China.") is True
+    assert verdict("The answer is China, not Colombia.") is False
+    assert verdict("Beijing is in South Korea.") is False
+    yes_no = ("yes", "no")
+    mt = (
+        "Granted that Sydney's country is Germany. Is it the case that Sydney's country is Germany?"
+    )
+    assert judge.judge_one(_item(mt, "no", [], "No.", options=yes_no)).correct is True
+    assert judge.judge_one(_item(mt, "no", [], "Yes.", options=yes_no)).correct is False
+
+
+def test_judge_is_fast_and_deterministic_on_the_development_set() -> None:
+    labelled = load_dev(labels_dir())
+    items = [r.item for r in labelled]
+    judge = get_judge("alias")
+    first = judge.judge(items)
+    start = time.perf_counter()
+    second = judge.judge(items)
+    per_response = (time.perf_counter() - start) / len(items)
+    assert [v.correct for v in first] == [v.correct for v in second]
+    assert [v.reason for v in first] == [v.reason for v in second]
+    assert per_response < 0.01  # goal 2 ms on an idle core; loose here for a loaded machine
