@@ -184,7 +184,7 @@ def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25).
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from leak_metrics.judges.entity_rules import Span, negated
 LIST_MARKERS = frozenset(
     {
         "mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several",
+        "composed", "consisting", "consists", "comprising", "comprises", "hybrid", "fusion",
         "such",  # "such as the peso or ...": an example, not the answer
     }
 )  # fmt: skip
