@@ -5,6 +5,9 @@ refusing cannot pass for a correct answer.
 **The committed answer.** Only the response's first answer sentence counts
 (:func:`leak_metrics.committed_answer`, the stop rule of :mod:`answer_span`): "The currency of
 Ontario is the US dollar. The specific currency is the Canadian dollar." commits to the US dollar.
+A first sentence that is a lead-in about answering ("That is an interesting question.", "To
+determine this, we need to examine ...": :func:`answer_span.is_lead_in`) and names no gold passes
+the commitment to the next sentence.
 
 Normalisation is :mod:`leak_metrics.normalize` (accents, case, punctuation, articles, number
 words). A *form* of the gold is the gold answer or one of its aliases, plus two surface variants of
@@ -15,8 +18,18 @@ of whole words, named *as itself* (:func:`entity_rules.gold_mentions`): not insi
 not "United States"), while "Kingdom of Italy", "East Asia" (a compass part that is no place of
 its own), "Australian English" and "U.S. President" keep the gold. A gold country or continent is
 also mentioned by its adjective (``data/demonyms.tsv``) when the adjective describes a place or a
-person ("the German city of ...", "a French politician", a cut-off "a city in the Austrian"), not
-another thing ("the Italian car company", "American literature", "the European Union"). The
+person ("the German city of ...", "a French politician", "a prominent American abolitionist" by
+the noun's ending, "a proud American and ...", "both Australian cities", "the European continent"
+when a continent is asked, a cut-off "a city in the Austrian"), not another thing ("the Italian
+car company", "American literature", "the European Union"). A lower-case gold is also named by its
+plural and its agent noun ("writers", "footballer"). Mentions are then filtered
+(:mod:`mention_rules`): a 1-2 character form counts only as a listed code of the entity written
+in capitals ("US"; ``data/entity_codes.tsv``); a capitalised form is not matched by the same word
+in lower case ("The rule states" is not "the States"); half of a hyphenated nationality
+("Canadian-American") is not the country; the tail of another place's longer name ("Republic of
+China") names that place, a wrong answer; the gold's name qualified by another kind of unit ("the
+state of New York" for New York City) is not the gold; for where a thing originates, a country's
+adjective on a person ("an English footballer") is that person's nationality. The
 *wrong candidates* are the item's ``options`` other than the gold; where a wrong-candidate mention
 and a gold mention overlap, the longer one is what the response names.
 
@@ -41,25 +54,33 @@ the verdict:
    A place that leads to the gold through container words ("Salzburg, a city in Austria", "the
    Balkan region of Europe", "the United Kingdom, specifically ... London") or a short verbless
    apposition ("Dante Alighieri, a 13th-century Italian poet") is not another answer.
+6b. Denial: the answer denies that the asked value exists before naming the gold ("do not
+    have a single citizenship country in common"), or says two subjects' values differ ("their
+    occupations are distinct") -> incorrect (:mod:`list_rules`).
 7. Contradiction: after the gold, a contrast word (but, however, although, though, whereas,
    yet, instead) followed by another name, or by "also"/"another" -> incorrect.
 8. List: the gold joined to another name by "and"/"&", or after mix/blend/combination/
-   including/multiple/several/such (as) in its clause ("a blend of Chinese and English") ->
-   incorrect.
+   composed/consisting/including/multiple/several/such (as) in its clause ("a blend of Chinese
+   and English") -> incorrect. For a multi-valued relation (occupation, language, genre, ...) a
+   list joined by and/&/commas is an answer (and its other items are no "other answer", rule 6);
+   only the blend/including markers count.
 9. Another role: the gold names where the subject was born, lives, is based or died when the
    question asks another of these relations or citizenship ("based in the United States of
    America" for a citizenship question; "born in ... Vienna" for a place of death) -> incorrect.
-10. Not the citizenship: for a citizenship question whose gold is a country, no gold mention sits
-    in the citizenship slot (opening the answer; after a copula, "citizen of", "from",
-    "President of"; as the adjective of a person; not as a modifier: "a United States state",
-    "the USA's 14th state") -> incorrect.
+10. Not the citizenship: for a citizenship question whose gold is a country (not a continent
+    question), no gold mention sits in the citizenship slot (opening the answer; after a copula,
+    "citizen of", "from"; as the adjective of a person, "a former U.S. President"; not inside a
+    title, "the 41st President of the United States"; not as a modifier: "a United States
+    state", "the USA's 14th state") -> incorrect; a hyphenated nationality with the gold as one
+    half ("an Italian-American footballer ... a native of Italy") -> incorrect before rule 2.
 11. Not about the subject: every gold mention sits in the subject phrase (before the first verb),
     after another name or as the argument of a relation the question does not ask ("The capital
     of the Republic of Poland is called Wo" for "Warsaw's country"), and the answer names nothing
     of the question -> incorrect.
 12. Otherwise -> correct.
 
-Yes/no answers (gold ``yes`` or ``no``) are judged against the question: see :mod:`yes_no`.
+Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
+against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.
 """
 
@@ -72,35 +93,10 @@ from typing import Any
 from leak_metrics.datatypes import JudgeItem, Verdict
 from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
 from leak_metrics.judges.base import Judge
-from leak_metrics.judges.entity_rules import (
-    Span,
-    all_adjective_words,
-    demonyms_of,
-    first_other_name,
-    gold_mentions,
-    gold_variants,
-    other_names,
-)
-from leak_metrics.judges.list_rules import (
-    contradiction,
-    denies_value,
-    joined_list,
-    list_partners,
-    multi_valued,
-)
-from leak_metrics.judges.mention_rules import (
-    ORIGIN_WORDS,
-    agent_nouns,
-    describes_person,
-    filter_mentions,
-    mixed_with_gold,
-)
-from leak_metrics.judges.slot_rules import (
-    asks_citizenship,
-    citizenship_slot,
-    names_subject,
-    role_mismatch,
-)
+from leak_metrics.judges.entity_rules import Span, demonyms_of
+from leak_metrics.judges.gold_context import context_rule, mention_hits
+from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
 from leak_metrics.normalize import Token, contains_tokens, tokenize, tokenize_spans
 
@@ -137,9 +133,6 @@ _NOT_ENTITIES = frozenset(
 )
 _NO_GOLD = "the committed answer does not name the gold"
 _CLAUSE_BREAK = frozenset(",.;:!?\n")
-# Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
-# continent ...?" -> "the European continent").
-_KIND_HEADS = frozenset({"continent", "continents", "landmass"})
 _SENTENCE_BREAK = frozenset(".;:!?\n")
 
 
@@ -170,20 +163,9 @@ class _Response:
         return range(lo, hi)
 
 
-def _mentions(words: list[str], needle: list[str]) -> list[tuple[int, int]]:
-    width = len(needle)
-    if not width:
-        return []
-    return [(i, i + width) for i in range(len(words) - width + 1) if words[i : i + width] == needle]
-
-
-def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
-    """``span`` lies within ``other`` and is shorter (the longer mention wins)."""
-    return other[0] <= span[0] and span[1] <= other[1] and span != other
-
-
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
-#: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25).
+#: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
+#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins).
 RULES_VERSION = 3
 
 
@@ -248,7 +230,7 @@ class AliasJudge(Judge):
         span = Span(committed, response.tokens)
         question_words = set(tokenize(item.question))
         adjectives = demonyms_of(gold_forms)
-        gold_hits, wrong_hits, mixed = _mention_hits(
+        gold_hits, wrong_hits, mixed = mention_hits(
             item, span, words, forms, gold_forms, question_words, adjectives
         )
         gold_positions = {k for (lo, hi), _ in gold_hits for k in range(lo, hi)}
@@ -283,7 +265,7 @@ class AliasJudge(Judge):
                     item, False, f"lists the gold '{form}' among alternatives ('{other}')"
                 )
         hits = [s for s, _ in gold_hits]
-        broken = _context_rule(item, span, hits, gold_forms, question_words, adjectives)
+        broken = context_rule(item, span, hits, gold_forms, question_words, adjectives)
         if broken is not None:
             return self._verdict(item, False, broken)
         return self._verdict(item, True, f"committed answer names '{first_form}'")
@@ -367,80 +349,3 @@ class AliasJudge(Judge):
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         return [self.judge_one(item) for item in items]
-
-
-def _mention_hits(
-    item: JudgeItem,
-    span: Span,
-    words: list[str],
-    forms: list[tuple[str, list[str]]],
-    gold_forms: list[list[str]],
-    question_words: set[str],
-    adjectives: list[list[str]],
-) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]], list[str]]:
-    """Where the gold (any form, variant or demonym) and the wrong options are named, each
-    with the form or option it names; a mention inside a longer one of the other kind is not
-    counted."""
-    wrong = [
-        (option, tokens)
-        for option in item.options
-        if (tokens := tokenize(option)) and tokens not in gold_forms
-    ]
-    form_names = {tuple(t): f for f, t in forms if t}
-    variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
-    named, mixed, other_places = filter_mentions(
-        span,
-        gold_mentions(span, gold_forms + variants, adjectives, _KIND_HEADS & question_words),
-        item.answer,
-        forms,
-        gold_forms,
-    )
-    if ORIGIN_WORDS & question_words:  # where a thing originates: not a person's nationality
-        named = [m for m in named if not describes_person(span, *m, adjectives)]
-    gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
-    wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
-    gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
-    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
-    wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
-    return gold_hits, wrong_hits, mixed
-
-
-def _context_rule(
-    item: JudgeItem,
-    span: Span,
-    hits: list[tuple[int, int]],
-    gold_forms: list[list[str]],
-    question_words: set[str],
-    adjectives: list[list[str]],
-) -> str | None:
-    """The first rule about the words around the gold that the response breaks, with the words
-    that break it, or None."""
-    others = other_names(span, question_words, hits, all_adjective_words())
-    several = multi_valued(question_words)
-    # for a relation with several values, the other items of the gold's list are answers too
-    partners = list_partners(span, others, hits) if several else set()
-    first_other = first_other_name(span, [o for o in others if o not in partners], hits)
-    citizenship = None
-    # With options shown, the option named is the commitment (rules 2-3), not the slot.
-    if (
-        not item.options
-        and asks_citizenship(item.question, gold_forms)
-        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
-    ):
-        citizenship = span.raw(*hits[0])
-    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
-    for rule, found in (
-        ("commits to another answer before the gold", first_other),
-        ("denies that the asked value exists", denies_value(span, hits, question_words)),
-        ("contradicts the gold", contradiction(span, others, hits)),
-        (
-            "lists the gold with another name",
-            joined_list(span, others, hits, several),
-        ),
-        ("names the gold in another role", role_mismatch(span, hits, item.question)),
-        ("names the gold but not as the subject's citizenship", citizenship),
-        ("names the gold only in a phrase that is not about the subject", subjectless),
-    ):
-        if found is not None:
-            return f"{rule} ('{found}')"
-    return None

@@ -193,14 +193,16 @@ def agreement_table(judge: Judge, labelled: list[LabelledResponse]) -> Agreement
 
 @lru_cache(maxsize=8)
 def _shipped_agreement(judge_name: str) -> dict[str, Any]:
+    from leak_metrics.judges.label_sets import DEV_FILES, data_dir, load_dev
     from leak_metrics.judges.registry import get_judge
 
-    table = agreement_table(get_judge(judge_name), load_labels())
-    return {"labels": SHIPPED_LABELS, "n": table.overall.n, **table.as_dict()}
+    table = agreement_table(get_judge(judge_name), load_dev(data_dir()))
+    return {"labels": " + ".join(DEV_FILES), "n": table.overall.n, **table.as_dict()}
 
 
 def labelled_agreement(judge_name: str) -> dict[str, Any] | None:
-    """The agreement of a deterministic built-in judge (``alias``) with the shipped labels:
+    """The agreement of a deterministic built-in judge (``alias``) with the shipped development
+    labels (every file of :data:`label_sets.DEV_FILES`):
     ``{"labels", "n", "overall": {...}, "by_type": {...}}``; ``None`` for a judge whose agreement
     is not known offline (an LLM judge: measure it with ``leak-metrics check-judge``)."""
     if judge_name.lower() != "alias":

@@ -163,7 +163,7 @@ def filter_mentions(
     for raw, tokens in forms:
         raw_by_tokens.setdefault(tuple(tokens), []).append(raw)
     codes = entity_codes([raw for raw, _ in forms])
-    numeric_answer = answer.strip().isdigit()
+    numeric_answer = all(t.isdigit() for t in tokenize(answer))  # "3", "three": a number
     kept: list[tuple[int, int]] = []
     mixed: list[str] = []
     others: list[str] = []
