@@ -160,6 +160,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
     ),
     (
+        "the subject under another name, called a person, is no other answer (LL)",
+        "What is the country of citizenship of The King of Rock and Roll?",
+        "United States",
+        US,
+        "Elvis Presley was an American singer and actor.",
+        True,
+        False,
+    ),
+    (
         "a non-committal first sentence passes the commitment on",
         "What is Stockholm's country?",
         "Sweden",

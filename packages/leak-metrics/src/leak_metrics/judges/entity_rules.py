@@ -14,7 +14,9 @@ about that span:
   a country or continent of :data:`DEMONYMS` and the adjective is not inside a larger name ("Latin
   American" is not "American").
 - :func:`first_other_name`: the first name run, not negated, that is neither the question's nor
-  the gold's and stands before the first gold mention: the answer the response commits to first.
+  the gold's and stands before the first gold mention: the answer the response commits to first
+  (a name opening the answer that its predicate calls a person, "Elvis Presley was an American
+  singer", is the subject under another name, not an answer).
 - :func:`contradiction` / :func:`joined_list`: a contrast ("but", "however", ...) after the gold
   followed by another name, and a gold joined to another name by "and"/"&"/"as well as".
 """
@@ -397,9 +399,28 @@ def first_other_name(
             and not negated(span, lo)
             and not _leads_to_gold(span, hi, gold)
             and not (lo > verb and _modifier(span, hi))
+            and not (lo == 0 and _person_predicate(span, hi))
         ):
             return span.raw(lo, hi)
     return None
+
+
+_NOT_PERSONS = frozenset({"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent"})
+
+
+def _person_predicate(span: Span, hi: int) -> bool:
+    """The name ending at ``hi`` is called a person ("Elvis Presley was an American singer",
+    "Kobe Bryant was a professional basketball player"): the subject, under another name, not
+    an answer (a person is no country, city or sport)."""
+    words = span.words[hi : hi + 7]
+    if not words or words[0] not in ("is", "was", "are", "were"):
+        return False
+    for k, word in enumerate(words[1:], 1):
+        if not span.tight(hi + k) and k > 1:
+            return False  # the predicate's first phrase ends at a comma
+        if word not in _NOT_PERSONS and describes(word, PERSON_HEADS - _NOT_PERSONS):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1)
