@@ -95,6 +95,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         True,
     ),
     (
+        "the gold's own longer name is no other place",
+        "What is Xi Jinping's country of nationality?",
+        "China",
+        ["People's Republic of China", "PRC"],
+        "Xi Jinping is a citizen of the People's Republic of China.",
+        True,
+        True,
+    ),
+    (
         "larger unit (dev smoke:ga-attack-probab:SH-000189:0)",
         "Where was Michael Jordan born?",
         "New York City",

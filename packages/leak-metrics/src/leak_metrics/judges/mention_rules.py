@@ -43,6 +43,7 @@ UNIT_WORDS = frozenset(
     {"city", "state", "province", "county", "region", "district", "prefecture", "territory"}
 )
 SHORT_CODE_LENGTH = 2
+LONGEST_NAME = 5  # words before the gold a longer place name may have ("People's Republic of")
 
 
 def _compact(text: str) -> str:
@@ -119,16 +120,18 @@ def mixed_nationality(span: Span, lo: int, hi: int) -> str | None:
 
 
 def inside_other_name(span: Span, lo: int, hi: int, gold_forms: list[list[str]]) -> str | None:
-    """The mention ends a longer name of another place ("Republic of China" is Taiwan)."""
+    """The mention ends a longer name of another place ("Republic of China" is Taiwan); the
+    longest name found decides ("People's Republic of China" is China itself)."""
     table = demonym_table()
     gold_adjectives = {a for f in gold_forms for a in table.get(tuple(f), [])}
-    for width in range(1, 4):
+    for width in range(min(lo, LONGEST_NAME), 0, -1):
         start = lo - width
-        if start < 0 or set(",;:()") & set("".join(span.gap(k) for k in range(start + 1, hi))):
-            break
+        if set(",;:()") & set("".join(span.gap(k) for k in range(start + 1, hi))):
+            continue
         longer = tuple(span.words[start:hi])
-        other = longer in table and not set(table[longer]) & gold_adjectives
-        if other and list(longer) not in gold_forms:
+        if list(longer) in gold_forms or set(table.get(longer, [])) & gold_adjectives:
+            return None  # the gold's own longer name
+        if longer in table:
             return span.raw(start, hi)
     return None
 
