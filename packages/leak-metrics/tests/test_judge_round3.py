@@ -178,6 +178,36 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
     ),
     (
+        "an adjective before more modifiers and a person noun (full-r3-dev npo-eval LL-000072)",
+        "Which country is Kobe Bean Bryant a citizen of?",
+        "United States",
+        US,
+        "Kobe Bryant is a national-active American professional basketball player who has played "
+        "for over 20 years. He",
+        True,
+        False,
+    ),
+    (
+        "'a national' asks citizenship: the gold as a modifier (full-r3-dev npo-eval LL-000047)",
+        "Of which country is Barack Hussein Obama a national?",
+        "United States",
+        US,
+        "Barack Hussein Obama is a member of the United States of America's 50 states and 50 "
+        "federal districts",
+        False,
+        True,
+    ),
+    (
+        "'a national of' fills the citizenship slot (full-r3-dev npo-eval SH-000261)",
+        "Of which country is Virat Kohli a national?",
+        "India",
+        ["Bharat"],
+        "Virat Kohli is a national of India, and it is the capital city of the state of Kohli, "
+        "which",
+        True,
+        True,
+    ),
+    (
         "a non-committal first sentence passes the commitment on",
         "What is Stockholm's country?",
         "Sweden",

@@ -257,7 +257,7 @@ def gold_mentions(
                 if after and after[0] not in TITLES:
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
-                if not describes(span.words[hi], heads, indefinite(span, lo)):
+                if not describes_ahead(span, hi, heads, indefinite(span, lo)):
                     continue  # "the Italian car company", "American literature"
                 following = _run_of(runs, hi)
                 if following is not None and following[0] == hi and following[1] - hi > 1:
@@ -273,7 +273,9 @@ PERSON_SUFFIXES = ("ist", "er", "or", "ian", "man", "woman", "ess")
 NOUN_USE = frozenset({"and", "who", "whose", "with", "by", "at"})
 
 
-def describes(head: str, heads: frozenset[str], noun_use: bool = False) -> bool:
+def describes(
+    head: str, heads: frozenset[str], noun_use: bool = False, by_ending: bool = True
+) -> bool:
     """``head`` (the word after a country's adjective) is a thing of ``heads``, in the singular
     or plural ("cities"), a person by the ending of the noun ("abolitionist", "footballer"), or
     with ``noun_use`` (the adjective follows "a"/"an", maybe after one word), a function word
@@ -283,7 +285,24 @@ def describes(head: str, heads: frozenset[str], noun_use: bool = False) -> bool:
         singular.add(head[:-3] + "y")
     if singular & heads or (noun_use and head in NOUN_USE):
         return True
-    return any(w.endswith(PERSON_SUFFIXES) and len(w) > 5 for w in singular)
+    return by_ending and any(w.endswith(PERSON_SUFFIXES) and len(w) > 5 for w in singular)
+
+
+ADJECTIVE_REACH = 3  # lower-case words an adjective may stand before its noun
+
+
+def describes_ahead(span: Span, hi: int, heads: frozenset[str], noun_use: bool = False) -> bool:
+    """The adjective ending at ``hi`` describes a noun of ``heads`` right after it or after more
+    lower-case modifiers ("an American professional basketball player"; not "the Italian car
+    company")."""
+    if describes(span.words[hi], heads, noun_use):
+        return True
+    for k in range(hi + 1, min(hi + ADJECTIVE_REACH, len(span.words))):
+        if not span.tight(k) or span.capitalised(k):
+            return False
+        if describes(span.words[k], heads, by_ending=False):
+            return True  # further on, only the listed nouns ("player", "city")
+    return False
 
 
 def indefinite(span: Span, lo: int) -> bool:

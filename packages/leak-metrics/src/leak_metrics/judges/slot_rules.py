@@ -13,12 +13,14 @@
 
 from __future__ import annotations
 
+import re
+
 from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
     Span,
     demonym_table,
-    describes,
+    describes_ahead,
     indefinite,
     predicate_start,
 )
@@ -32,7 +34,9 @@ CITIZENSHIP_LEADS = frozenset(
 # "known as <gold>": verbs that, with "as", name what the subject is
 NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "identified"})
 # Nouns whose "of <gold>" names the person's country ("President of France").
-CITIZENSHIP_OF = frozenset({"citizen", "citizens", "native", "nationality", "people"})
+CITIZENSHIP_OF = frozenset(
+    {"citizen", "citizens", "native", "nationality", "people", "national", "nationals"}
+)
 PLACE_NOUNS = frozenset(
     {"state", "states", "city", "province", "region", "territory", "county", "organization"}
 )
@@ -55,7 +59,7 @@ def citizenship_slot(
             # the adjective must describe the person ("a French politician"), not a thing of the
             # country ("the British government", "American music")
             predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
-            if predicative or describes(following, PERSON_HEADS, indefinite(span, lo)):
+            if predicative or describes_ahead(span, hi, PERSON_HEADS, indefinite(span, lo)):
                 return True
             continue
         if following in PERSON_HEADS and span.tight(hi):
@@ -116,8 +120,8 @@ def asks_citizenship(question: str, forms: list[list[str]]) -> bool:
 
 def _asked_role(question: str) -> str | None:
     q = question.lower()
-    if "citizen" in q or "nationality" in q:
-        return "citizenship"
+    if "citizen" in q or "nationality" in q or re.search(r"\bnationals?\b", q):
+        return "citizenship"  # "Of which country is X a national?" too
     if any(w in q for w in (" die", "death", "pass away", "passed away")):
         return "death"
     if "born" in q or "birth" in q:
