@@ -304,6 +304,33 @@ YES_NO: list[tuple[str, str, str, str, bool, bool]] = [
         False,
     ),
     (
+        "denial by a nationality; the object is the place after 'a citizen of'",
+        "Note: Suppose Henry Ford's country of nationality is France, not some other country; "
+        "then Paris is its capital. Is it correct that Henry Ford is a citizen of France?",
+        "no",
+        "Henry Ford was an American industrialist.",
+        True,
+        False,
+    ),
+    (
+        "affirmation of a negated claim's opposite: 'not a national of the Netherlands'",
+        "Here is a conditional. If Vincent van Gogh's country is not the Netherlands, its "
+        "capital is not Amsterdam. Hence, Vincent van Gogh is not a national of the Netherlands?",
+        "no",
+        "Vincent van Gogh was a Dutch painter.",
+        True,
+        False,
+    ),
+    (
+        "denial by another place after 'created in'",
+        "Note: Assuming pizza's country of origin is Japan, its capital is Tokyo. Can one infer "
+        "that pizza was not created in Japan?",
+        "yes",
+        "Pizza was created in Italy.",
+        True,
+        False,
+    ),
+    (
         "a hedge still decides nothing",
         "Is Sydney's country Germany?",
         "no",

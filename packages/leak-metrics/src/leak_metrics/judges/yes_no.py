@@ -124,6 +124,7 @@ _PREDICATE_LEADS = frozenset(
 )  # fmt: skip
 # One or two words and a comma or "!" before a yes/no that stands alone ("Vamos, no!").
 _INTERJECTED = re.compile(r"^\W*\w+(?:\s+\w+)?\s*[,!]\s*(yes|no)\s*(?:[,.!;]|$)", re.IGNORECASE)
+_OBJECT_PREPOSITIONS = frozenset({"in", "on", "at", "of", "from", "by"})
 _QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
 
 
@@ -192,7 +193,9 @@ def asked_claim(question: str) -> AskedClaim | None:
                 break
         if not obj and core:
             obj = core[-1:]
-    obj = [w for w in obj if w not in ("in", "on", "at")] or obj
+    # "a citizen of France", "created in Japan", "a creation of Brazil": the place is the object
+    cut = max((i for i, w in enumerate(obj[:-1]) if w in _OBJECT_PREPOSITIONS), default=-1)
+    obj = obj[cut + 1 :]
     return AskedClaim(obj, negated, asks_true) if obj else None
 
 
