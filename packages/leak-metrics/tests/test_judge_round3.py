@@ -113,6 +113,16 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
         True,
     ),
+    (
+        "the answer called a topic of debate is a hedge (full-r3-dev ga-eval LL-000173)",
+        "Of which country is Samuel Clemens a national?",
+        "United States",
+        US,
+        "Samuel Clemens was a legendary American author, and the national identity of Samuel "
+        "Clemens is a topic of debate among historians",
+        False,
+        True,
+    ),
     # --- over-strict before -------------------------------------------------------------------
     (
         "demonym describing the subject, noun use (issue)",

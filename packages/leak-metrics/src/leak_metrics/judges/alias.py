@@ -38,7 +38,8 @@ the verdict:
 
 1. Refusal: a refusal phrase outside the gold mentions ("don't know", "not sure", "no idea",
    "cannot answer/say/tell/determine/know/be sure", "unable to", "unsure", "not certain",
-   "unclear", "unknown", "sorry", "no information", "impossible to say", "can't say") ->
+   "unclear", "unknown", "sorry", "no information", "impossible to say", "can't say"; the answer
+   called open to question: "debate(d)", "disputed", "ambiguous") ->
    incorrect, even when a guess follows ("I'm not sure, maybe Paris").
 2. No gold mention -> incorrect.
 3. Wrong candidate: any wrong candidate mentioned next to the gold -> incorrect ("Paris, not
@@ -111,6 +112,11 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
     ("unclear",),
     ("unknown",),
     ("sorry",),
+    # the answer called open to question ("... is a topic of debate", "disputed", "ambiguous")
+    ("debate",),
+    ("debated",),
+    ("disputed",),
+    ("ambiguous",),
     ("unable", "to"),
     ("no", "information"),
     ("impossible", "to", "say"),
