@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from leak_metrics import JudgeItem, get_judge
+from leak_metrics.judges.answer_span import is_lead_in
 from leak_metrics.judges.label_sets import data_dir as labels_dir
 from leak_metrics.judges.label_sets import load_dev
 from leak_metrics.judges.mention_rules import code_table, entity_codes
@@ -426,3 +427,27 @@ def test_judge_is_fast_and_deterministic_on_the_development_set() -> None:
     assert [v.correct for v in first] == [v.correct for v in second]
     assert [v.reason for v in first] == [v.reason for v in second]
     assert per_response < 0.01  # goal 2 ms on an idle core; loose here for a loaded machine
+
+
+@pytest.mark.parametrize(
+    ("sentence", "lead_in"),
+    [
+        ("That is an interesting question.", True),
+        ("Sure!", True),
+        ("Great question!", True),
+        # real first sentences of the full run (base MP-000086, MP-000021)
+        (
+            "To determine the nationality of Taylor Swift, we need to consider the rules of the "
+            "rule of citizenship.",
+            True,
+        ),
+        ("This question is a classic example of a logical fallacy.", True),
+        ("Yes.", False),  # an answer
+        ("The answer is Paris.", False),
+        ("I'm not sure.", False),  # a refusal stays a refusal
+        ("Sure, it is Paris.", False),
+        ("Walt Disney's country of citizenship is indeed a unique and complex entity.", False),
+    ],
+)
+def test_lead_in_sentences(sentence: str, lead_in: bool) -> None:
+    assert is_lead_in(sentence) is lead_in

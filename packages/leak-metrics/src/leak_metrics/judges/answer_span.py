@@ -106,9 +106,19 @@ _NOT_LEAD = re.compile(
 )
 
 
+# A bare interjection is a lead-in too ("Sure!", "Of course.", "Great question!").
+_INTERJECTION = re.compile(
+    r"^\W*(?:sure|certainly|of\s+course|absolutely|great|good|okay|ok|well|hmm+|alright)"
+    r"(?:\s+question)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def is_lead_in(sentence: str) -> bool:
     """The committed sentence is a non-answer opening (see above): the commitment passes to the
     next sentence (:func:`next_answer`)."""
+    if _INTERJECTION.match(sentence):
+        return True
     return (
         _LEAD_OPENERS.match(sentence) is not None
         and _LEAD_WORDS.search(sentence) is not None
