@@ -87,6 +87,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         True,
     ),
     (
+        "a person's adjective still answers where a thing of no named person originates",
+        "Where does pizza originate from?",
+        "Italy",
+        [],
+        "Pizza was invented by an Italian chef in Naples.",
+        True,
+        True,
+    ),
+    (
         "longer name of another entity (issue; dev smoke:base:SH-000173's phrase)",
         "What is Xi Jinping's country of citizenship?",
         "China",

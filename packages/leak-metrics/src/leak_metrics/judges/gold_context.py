@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from leak_metrics.datatypes import JudgeItem
 from leak_metrics.judges.entity_rules import (
+    OPENERS,
     Span,
     all_adjective_words,
     first_other_name,
@@ -29,6 +30,7 @@ from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     citizenship_slot,
     names_subject,
+    question_name_flags,
     role_mismatch,
 )
 from leak_metrics.normalize import tokenize
@@ -76,7 +78,10 @@ def mention_hits(
         forms,
         gold_forms,
     )
-    if ORIGIN_WORDS & question_words:  # where a thing originates: not a person's nationality
+    # where a thing of a named person originates ("the sport of Kobe Bryant"): an adjective on a
+    # person is that person's nationality, not the thing's origin ("pizza ... an Italian chef"
+    # still answers "Where does pizza originate?", which names no person)
+    if ORIGIN_WORDS & question_words and _names_someone(item.question):
         named = [m for m in named if not describes_person(span, *m, adjectives)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
@@ -125,3 +130,10 @@ def context_rule(
         if found is not None:
             return f"{rule} ('{found}')"
     return None
+
+
+def _names_someone(question: str) -> bool:
+    """The question names an entity (a capitalised word after its first one, not an opener)."""
+    flags = question_name_flags(question)
+    words = tokenize(question)
+    return any(flag and k > 0 and words[k] not in OPENERS for k, flag in enumerate(flags))
