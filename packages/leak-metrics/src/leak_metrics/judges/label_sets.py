@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from leak_metrics.judges.labelled import (
     TYPE_ORDER,
     AgreementRow,
     LabelledResponse,
+    agreement_table,
     count_row,
     load_labels,
     shipped_labels_path,
@@ -194,3 +196,21 @@ def markdown_report(report: SetReport) -> str:
             markdown_rows(report.by_stage, "stage"),
         ]
     )
+
+
+@lru_cache(maxsize=8)
+def _shipped_agreement(judge_name: str) -> dict[str, Any]:
+    from leak_metrics.judges.registry import get_judge
+
+    table = agreement_table(get_judge(judge_name), load_dev(data_dir()))
+    return {"labels": " + ".join(DEV_FILES), "n": table.overall.n, **table.as_dict()}
+
+
+def labelled_agreement(judge_name: str) -> dict[str, Any] | None:
+    """The agreement of a deterministic built-in judge (``alias``) with the shipped development
+    labels (every file of :data:`label_sets.DEV_FILES`):
+    ``{"labels", "n", "overall": {...}, "by_type": {...}}``; ``None`` for a judge whose agreement
+    is not known offline (an LLM judge: measure it with ``leak-metrics check-judge``)."""
+    if judge_name.lower() != "alias":
+        return None
+    return _shipped_agreement(judge_name.lower())

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -189,22 +188,3 @@ def agreement_table(judge: Judge, labelled: list[LabelledResponse]) -> Agreement
         if v.correct is not r.correct
     ]
     return AgreementTable(rows, count_row("all", pairs), disagreements)
-
-
-@lru_cache(maxsize=8)
-def _shipped_agreement(judge_name: str) -> dict[str, Any]:
-    from leak_metrics.judges.label_sets import DEV_FILES, data_dir, load_dev
-    from leak_metrics.judges.registry import get_judge
-
-    table = agreement_table(get_judge(judge_name), load_dev(data_dir()))
-    return {"labels": " + ".join(DEV_FILES), "n": table.overall.n, **table.as_dict()}
-
-
-def labelled_agreement(judge_name: str) -> dict[str, Any] | None:
-    """The agreement of a deterministic built-in judge (``alias``) with the shipped development
-    labels (every file of :data:`label_sets.DEV_FILES`):
-    ``{"labels", "n", "overall": {...}, "by_type": {...}}``; ``None`` for a judge whose agreement
-    is not known offline (an LLM judge: measure it with ``leak-metrics check-judge``)."""
-    if judge_name.lower() != "alias":
-        return None
-    return _shipped_agreement(judge_name.lower())
