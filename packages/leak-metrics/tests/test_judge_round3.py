@@ -133,6 +133,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
         True,
     ),
+    (
+        "larger unit around an alias of a gold with no unit word",
+        "What is the capital of the United States?",
+        "Washington, D.C.",
+        ["Washington", "Washington DC", "District of Columbia"],
+        "The capital of the United States is in Washington State.",
+        False,
+        True,
+    ),
     # --- over-strict before -------------------------------------------------------------------
     (
         "demonym describing the subject, noun use (issue)",

@@ -20,8 +20,9 @@
 - **Agent noun and plural** (:func:`agent_nouns`): a sport or trade written in lower case is
   also named by its plural ("writers") and by the noun for the one who does it ("footballer",
   "cricketers" for football, cricket).
-- **Larger unit** (:func:`larger_unit`): the gold's name qualified by another kind of unit than
-  the gold's own ("the state of New York", "New York State" for New York City).
+- **Larger unit** (:func:`larger_unit`): a shorter form of the gold qualified by another kind of
+  unit than the gold's own ("the state of New York", "New York State" for New York City,
+  "Washington State" for Washington, D.C.).
 """
 
 from __future__ import annotations
@@ -137,12 +138,13 @@ def inside_other_name(span: Span, lo: int, hi: int, gold_forms: list[list[str]])
 
 
 def larger_unit(span: Span, lo: int, hi: int, answer: str) -> str | None:
-    """The mention is qualified by another kind of unit than the gold answer's own ("the state
-    of New York" for "New York City"): it names the larger unit, not the gold."""
+    """A shorter form of the gold (an alias) qualified by another kind of unit than the gold
+    answer's own ("the state of New York" for "New York City", "Washington State" for
+    "Washington, D.C."): it names another place, not the gold."""
     answer_tokens = tokenize(answer)
     own = UNIT_WORDS & set(answer_tokens)
-    if not own or span.words[lo:hi] == answer_tokens:
-        return None
+    if span.words[lo:hi] == answer_tokens:
+        return None  # the gold's full name: "the state of New York" for New York (state)
     words = span.words
     before = words[lo - 2] if lo >= 2 and words[lo - 1] == "of" else None
     after = words[hi] if hi < len(words) and span.tight(hi) else None
@@ -185,7 +187,9 @@ def filter_mentions(
         if other is not None:
             others.append(other)
             continue
-        if larger_unit(span, lo, hi, answer) is None:
+        # a unit after an adjective is the gold's own part ("the German city of ..."): only a
+        # name form of the gold can be qualified by another unit
+        if not raw_forms or larger_unit(span, lo, hi, answer) is None:
             kept.append((lo, hi))
     return kept, mixed, others
 
