@@ -140,6 +140,17 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         ["Washington", "Washington DC", "District of Columbia"],
         "The capital of the United States is in Washington State.",
         False,
+        False,
+    ),
+    (
+        "after the gold, 'but' and a word saying it differs (full-r3-dev npo-attack DS-000068:3)",
+        "It is not the option with Cairo as its capital. So which of Egypt, Ireland, or India is "
+        "the country of Dublin?",
+        "Ireland",
+        [],
+        "Dublin is indeed the capital of Ireland, but Ireland is actually a separate country from "
+        "Dublin. The",
+        False,
         True,
     ),
     # --- over-strict before -------------------------------------------------------------------
@@ -235,6 +246,25 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         "which",
         True,
         True,
+    ),
+    (
+        "a garbled subject paired with a question name (full-r3-dev base CC-000025)",
+        "What citizenship country do Jeff Bezos and Donald Trump have in common?",
+        "United States",
+        US,
+        "Jefferson and Donald Trump are both citizens of the United States of America.",
+        True,
+        False,
+    ),
+    (
+        "a misspelt subject opening the answer (dev types:ga-attack-probab:CC-000080:4)",
+        "Which country of citizenship is common to both Mahatma Gandhi and Virat Kohli?",
+        "India",
+        ["Bharat"],
+        "M Gandhai and V Kohli are both legendary Indian characters who played a significant "
+        "role in the history of Indian politics",
+        True,
+        False,
     ),
     (
         "a non-committal first sentence passes the commitment on",

@@ -351,16 +351,37 @@ def other_names(
     """Name runs that name something other than the question's words and the gold."""
     gold_tokens = {k for lo, hi in gold for k in range(lo, hi)}
     out = []
-    for lo, hi in span.name_runs():
-        if any(k in gold_tokens for k in range(lo, hi)):
+    runs = span.name_runs()
+    starts = {lo: hi for lo, hi in runs}
+
+    def restates(lo: int, hi: int) -> bool:
+        words = [w for w in span.words[lo:hi] if w not in LINKS]
+        return all(w in question_words or w in OPENERS or w in all_adjectives for w in words)
+
+    for lo, hi in runs:
+        if any(k in gold_tokens for k in range(lo, hi)) or restates(lo, hi):
             continue
         words = [w for w in span.words[lo:hi] if w not in LINKS]
-        if all(w in question_words or w in OPENERS or w in all_adjectives for w in words):
-            continue
         if words and words[-1] in question_words:
             continue  # a garbled restatement of the question's subject ("Malti Gandhi")
+        if lo == 0 and words and _garbled(words[-1], question_words):
+            continue  # the subject misspelt where it opens the answer ("M Gandhai", "Jefferson")
+        partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
+        if lo == 0 and partner is not None and restates(hi + 1, partner):
+            continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair
         out.append((lo, hi))
     return out
+
+
+GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word
+
+
+def _garbled(word: str, question_words: set[str]) -> bool:
+    """``word`` starts like a word of the question without being it ("gandhai", "jefferson")."""
+    stem = word[:GARBLE_PREFIX]
+    return len(word) >= GARBLE_PREFIX and any(
+        len(q) >= GARBLE_PREFIX and q[:GARBLE_PREFIX] == stem for q in question_words
+    )
 
 
 def predicate_start(span: Span) -> int:

@@ -33,7 +33,8 @@ CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet",
 def contradiction(
     span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
 ) -> str | None:
-    """A contrast word after the gold followed by another (not negated) name."""
+    """A contrast word after the gold followed by another (not negated) name, by "also"/
+    "another", or by a word saying the gold differs ("separate", "different")."""
     if not gold:
         return None
     contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
@@ -41,6 +42,9 @@ def contradiction(
         # "Europe, but it is also a member of the continent of ...": a second answer follows
         if {"also", "another"} & set(span.words[c + 1 : c + 5]):
             return " ".join(span.words[c : c + 5])
+        # "Dublin is the capital of Ireland, but Ireland is a separate country from Dublin"
+        if DIFFER_WORDS & set(span.words[c + 1 : c + 7]):
+            return " ".join(span.words[c : c + 7])
         for lo, hi in others:
             if lo > c and not negated(span, lo):
                 return f"{span.words[c]} ... {span.raw(lo, hi)}"
