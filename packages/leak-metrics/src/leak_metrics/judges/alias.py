@@ -304,11 +304,13 @@ class AliasJudge(Judge):
             if words[k] in _ENTITY_NEGATIONS:
                 return " ".join(words[k:hi])
         after = words[hi : hi + 4]
+        # "<gold> is not the answer", "<gold> is not the country of citizenship of X" (but
+        # "Paris is not only ...")
         if (
-            len(after) >= 3
-            and after[0] in ("is", "was", "s")
+            len(after) >= 2
+            and after[0] in ("is", "was", "s", "are", "were")
             and after[1] in ("not", "never")
-            and after[2] in _POST_NEGATED
+            and (len(after) < 3 or after[2] != "only")
         ):
             return " ".join(words[lo : hi + 3])
         return None

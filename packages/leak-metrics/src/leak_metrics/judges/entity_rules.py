@@ -84,6 +84,7 @@ PERSON_HEADS = OFFICES | frozenset(
         "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
         "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
         "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
+        "citizenship", "nationality", "passport",
     }
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
@@ -445,7 +446,10 @@ def first_other_name(
     return None
 
 
-_NOT_PERSONS = frozenset({"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent"})
+_NOT_PERSONS = frozenset(
+    {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "citizenship",
+     "nationality", "passport"}
+)  # fmt: skip
 
 
 def _person_predicate(span: Span, hi: int) -> bool:

@@ -39,6 +39,8 @@ def contradiction(
         return None
     contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
     for c in contrasts:
+        if span.words[c] == "but" and "only" in span.words[max(0, c - 8) : c]:
+            continue  # "not only the capital but also the largest city": no contrast
         # "Europe, but it is also a member of the continent of ...": a second answer follows
         if {"also", "another"} & set(span.words[c + 1 : c + 5]):
             return " ".join(span.words[c : c + 5])

@@ -222,7 +222,20 @@ def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
 
 # Things among the heads a country's adjective may describe; the other heads are persons.
 THING_HEADS = frozenset(
-    {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "born"}
+    {
+        "cuisine",
+        "dish",
+        "food",
+        "sport",
+        "game",
+        "dance",
+        "origin",
+        "descent",
+        "born",
+        "citizenship",
+        "nationality",
+        "passport",
+    }
 )
 ORIGIN_WORDS = frozenset({"origin", "originate", "originates", "originated", "originating"})
 

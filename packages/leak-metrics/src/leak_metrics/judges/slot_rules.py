@@ -154,11 +154,13 @@ def role_mismatch(span: Span, gold: list[tuple[int, int]], question: str) -> str
         return None
     for lo, _ in gold:
         k, role = lo, None
-        while k > 0 and lo - k < ROLE_REACH and not set(",.;:!?") & set(span.gap(k)):
-            k -= 1
-            if span.words[k] in _ROLE_WORDS:
-                role = span.words[k]
+        while role is None and k > 0 and lo - k < ROLE_REACH:
+            if set(",.;:!?") & set(span.gap(k)):
                 break
+            k -= 1
+            # "a Canadian-born American": the role word belongs to the word before it
+            if span.words[k] in _ROLE_WORDS and span.gap(k).strip() != "-":
+                role = span.words[k]
         if role is None or asked not in _ROLE_WORDS[role]:
             return None
     return " ".join(span.words[max(0, gold[0][0] - ROLE_REACH) : gold[0][1]])
