@@ -128,7 +128,10 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
 # Negations that scope over the next few words of the entity rule 4 ("no" is left out: "No, it
 # is Paris" answers a leading question and does not negate Paris).
 _ENTITY_NEGATIONS = frozenset({"not", "never", "neither", "nor"})
-_NEGATION_REACH = 3  # words allowed between the negation and the gold ("not in fact Paris")
+_NEGATION_REACH = 3
+_CONTRAST_RESET = frozenset(
+    {"but", "rather", "instead"}
+)  # words allowed between the negation and the gold ("not in fact Paris")
 # "1" is "one" after number-word normalisation ("Paris is not the one ...")
 _POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
@@ -301,6 +304,8 @@ class AliasJudge(Judge):
             if _CLAUSE_BREAK & set(response.gap(k)):
                 break
             k -= 1
+            if words[k] in _CONTRAST_RESET:
+                break  # "not Kyoto but Tokyo": the negation is the other name's
             if words[k] in _ENTITY_NEGATIONS:
                 return " ".join(words[k:hi])
         after = words[hi : hi + 4]

@@ -29,6 +29,7 @@ from leak_metrics.judges.mention_rules import (
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     citizenship_slot,
+    in_other_role,
     names_subject,
     question_name_flags,
     role_mismatch,
@@ -105,7 +106,12 @@ def context_rule(
     several = multi_valued(question_words)
     # for a relation with several values, the other items of the gold's list are answers too
     partners = list_partners(span, others, hits) if several else set()
-    first_other = first_other_name(span, [o for o in others if o not in partners], hits)
+    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
+    # is not an answer either
+    candidates = [
+        o for o in others if o not in partners and not in_other_role(span, o[0], item.question)
+    ]
+    first_other = first_other_name(span, candidates, hits)
     citizenship = None
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (

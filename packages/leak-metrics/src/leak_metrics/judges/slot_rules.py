@@ -164,3 +164,18 @@ def role_mismatch(span: Span, gold: list[tuple[int, int]], question: str) -> str
         if role is None or asked not in _ROLE_WORDS[role]:
             return None
     return " ".join(span.words[max(0, gold[0][0] - ROLE_REACH) : gold[0][1]])
+
+
+def in_other_role(span: Span, lo: int, question: str) -> bool:
+    """The name at ``lo`` names another relation of the subject than the one asked ("born in
+    Tupelo" when the place of death is asked): it is not another answer to the question."""
+    asked = _asked_role(question)
+    if asked is None:
+        return False
+    k = lo
+    while k > 0 and lo - k < ROLE_REACH and not set(",.;:!?") & set(span.gap(k)):
+        k -= 1
+        word = span.words[k]
+        if word in _ROLE_WORDS and span.gap(k).strip() != "-":
+            return asked in _ROLE_WORDS[word]
+    return False
