@@ -444,6 +444,34 @@ YES_NO: list[tuple[str, str, str, str, bool, bool]] = [
         False,
     ),
     (
+        "affirmation by the object refining a place ('in Sydney, Australia')",
+        "Premise: When the country of the Sydney Opera House isn't Australia, the capital is not "
+        "Canberra. Is it the case that the country of the Sydney Opera House is Australia?",
+        "yes",
+        "The Sydney Opera House is located in Sydney, Australia.",
+        True,
+        False,
+    ),
+    (
+        "affirmation by the object's adjective after a describing word",
+        "Premise: When the country of the Sydney Opera House isn't Australia, the capital is not "
+        "Canberra. Is it the case that the country of the Sydney Opera House is Australia?",
+        "yes",
+        "The Sydney Opera House is an iconic Australian landmark.",
+        True,
+        False,
+    ),
+    (
+        "denial by another country refining a place ('in California, United States')",
+        "Note: Suppose the country of San Francisco is Austria; then the capital of the country "
+        "of San Francisco is Vienna and not another city. So the country of San Francisco is "
+        "Austria?",
+        "no",
+        "San Francisco is a city in California, United States.",
+        True,
+        False,
+    ),
+    (
         "a hedge still decides nothing",
         "Is Sydney's country Germany?",
         "no",

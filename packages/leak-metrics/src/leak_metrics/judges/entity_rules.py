@@ -93,7 +93,8 @@ ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
         "specialty", "speciality", "staple", "delicacy", "style", "custom", "pastime",
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
-        "country", "nation", "land", "soil", "roots",
+        "country", "nation", "land", "soil", "roots", "landmark", "monument", "building",
+        "site", "attraction", "venue",
     }
 )  # fmt: skip
 # Words that may stand between a place and the gold when the place lies inside it ("Salzburg,

@@ -290,11 +290,7 @@ def _stated_claim(
                 continue
             head = uwords[:at]
             clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
-            if (
-                any(w in _HYPOTHETICAL for w in head)
-                or not head
-                or head[-1] not in _PREDICATE_LEADS
-            ):
+            if any(w in _HYPOTHETICAL for w in head) or not _asserted(head, adjective):
                 continue
             window = head[max(clause_start, at - 4) :]
             sign = -1 if any(w in _NEGATIONS for w in window) else 1
@@ -348,7 +344,7 @@ def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -
             if value not in table and not _describing(uwords, at + width):
                 continue  # "the Turkish lira": an adjective of a thing
             head = uwords[:at]
-            if not head or head[-1] not in _PREDICATE_LEADS or _HYPOTHETICAL & set(head):
+            if not _asserted(head, value not in table) or _HYPOTHETICAL & set(head):
                 continue
             if _NEGATIONS & set(head[-4:]):
                 continue
@@ -359,3 +355,21 @@ def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -
 def _describing(words: list[str], after: int) -> bool:
     """An adjective ending before ``after`` describes a person or place (or ends the clause)."""
     return after >= len(words) or describes(words[after], ADJECTIVE_HEADS)
+
+
+_PLACE_LEADS = frozenset({"in", "from"})
+
+
+def _asserted(head: list[str], adjective: bool) -> bool:
+    """The words before a value assert it: a predicate lead right before it ("is Austria", "in
+    Austria"), a place after "in"/"from" that it refines ("in Sydney, Australia"), or, for an
+    adjective, one describing word after a copula ("is an iconic Australian landmark")."""
+    if not head:
+        return False
+    if head[-1] in _PREDICATE_LEADS:
+        return True
+    if len(head) < 2:
+        return False
+    if adjective:
+        return head[-2] in _COPULAS and head[-1] not in _PREDICATE_LEADS | _PLACE_LEADS
+    return head[-2] in _PLACE_LEADS
