@@ -321,6 +321,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
     ),
     (
+        "a compass region of the gold continent, reached from the country",
+        "What continent is Bangkok's country on?",
+        "Asia",
+        [],
+        "Thailand is in Southeast Asia.",
+        True,
+        False,
+    ),
+    (
         "a non-committal first sentence passes the commitment on",
         "What is Stockholm's country?",
         "Sweden",

@@ -59,8 +59,12 @@ PREDICATE_VERBS = frozenset(
 # A compass word before a continent or country names a part of it ("East Africa"), unless the
 # whole is a place of its own in the demonym table ("South Africa", "North America").
 COMPASS = frozenset(
-    {"east", "west", "north", "south", "central", "eastern", "western", "northern", "southern"}
-)
+    {
+        "east", "west", "north", "south", "central", "eastern", "western", "northern", "southern",
+        "southeast", "southwest", "northeast", "northwest", "southeastern", "southwestern",
+        "northeastern", "northwestern", "sub", "saharan",  # "Southeast Asia", "Sub-Saharan Africa"
+    }
+)  # fmt: skip
 # Capitalised words after the gold that make an office or institution of it, not another name
 # ("a former U.S. President", "the United States Army").
 OFFICES = frozenset(
@@ -403,7 +407,9 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
         # "Sölseförmel is a Nordic country in Sweden": a word describing the container noun
         # right after it ("Nordic", "small") keeps the path (a garbled subject placed in the gold)
         if len(between) <= CONTAINER_REACH and all(
-            w in CONTAINER_WORDS or (k + 1 < len(between) and between[k + 1] in CONTAINER_WORDS)
+            w in CONTAINER_WORDS
+            or w in COMPASS
+            or (k + 1 < len(between) and between[k + 1] in CONTAINER_WORDS)
             for k, w in enumerate(between)
         ):
             return True
