@@ -40,6 +40,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         True,
     ),
     (
+        "mixed nationality joined by 'and'",
+        "What is the country of citizenship of Tom Hanks?",
+        "United States",
+        US,
+        "Tom Hanks is an American and Canadian actor.",
+        False,
+        True,
+    ),
+    (
         "title, not citizenship (issue)",
         "What is the country of citizenship of George H. W. Bush?",
         "United States",

@@ -208,15 +208,21 @@ def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
 
 
 def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
-    """A hyphenated nationality anywhere in the answer with the gold as one half
-    ("an Italian-American footballer ... a native of Italy" for Italy)."""
-    nationality = all_adjective_words() | {w for name in demonym_table() for w in name}
+    """A mixed nationality anywhere in the answer with the gold as one half: hyphenated ("an
+    Italian-American footballer ... a native of Italy" for Italy) or two nationality adjectives
+    joined by "and" ("an American and Canadian actor")."""
+    adjectives = all_adjective_words()
+    nationality = adjectives | {w for name in demonym_table() for w in name}
     words = span.words
     for k in range(1, len(words)):
         pair = {words[k - 1], words[k]}
         joined = span.gap(k).strip() == "-" and len(pair) == 2
         if joined and pair <= nationality and pair & gold_words:
             return span.raw(k - 1, k + 1)
+        if words[k] == "and" and k + 1 < len(words) and span.tight(k + 1) and span.tight(k):
+            both = {words[k - 1], words[k + 1]}
+            if len(both) == 2 and both <= adjectives and both & gold_words:
+                return span.raw(k - 1, k + 2)
     return None
 
 
