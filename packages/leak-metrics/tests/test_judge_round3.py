@@ -46,7 +46,7 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         US,
         "Tom Hanks is an American and Canadian actor.",
         False,
-        True,
+        False,
     ),
     (
         "title, not citizenship (issue)",
