@@ -171,6 +171,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
         True,
     ),
+    (
+        "a lead-in that names another answer has committed to it",
+        "What is the capital of France?",
+        "Paris",
+        [],
+        "I think it is Lyon. Actually it is Paris.",
+        False,
+        False,
+    ),
     # --- over-strict before -------------------------------------------------------------------
     (
         "demonym describing the subject, noun use (issue)",

@@ -94,7 +94,7 @@ from typing import Any
 from leak_metrics.datatypes import JudgeItem, Verdict
 from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
 from leak_metrics.judges.base import Judge
-from leak_metrics.judges.entity_rules import Span, demonyms_of
+from leak_metrics.judges.entity_rules import Span, all_adjective_words, demonyms_of, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
 from leak_metrics.judges.slot_rules import asks_citizenship
@@ -224,7 +224,8 @@ class AliasJudge(Judge):
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
         verdict = self._judge_entity(item, committed)
-        if lead_in and verdict.reason == _NO_GOLD:
+        # a lead-in that names something ("I think it is Lyon.") has committed to it
+        if lead_in and verdict.reason == _NO_GOLD and _names_nothing(item, committed):
             second = self._judge_entity(item, lead_in)
             return self._verdict(item, bool(second.correct), f"after a lead-in, {second.reason}")
         return verdict
@@ -362,3 +363,10 @@ class AliasJudge(Judge):
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         return [self.judge_one(item) for item in items]
+
+
+def _names_nothing(item: JudgeItem, text: str) -> bool:
+    """``text`` names nothing outside the question's own words (no other name at all)."""
+    tokens = tokenize_spans(text)
+    span = Span(text, tokens)
+    return not other_names(span, set(tokenize(item.question)), [], all_adjective_words())
