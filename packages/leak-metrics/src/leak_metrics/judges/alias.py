@@ -6,7 +6,7 @@ refusing cannot pass for a correct answer.
 (:func:`leak_metrics.committed_answer`, the stop rule of :mod:`answer_span`): "The currency of
 Ontario is the US dollar. The specific currency is the Canadian dollar." commits to the US dollar.
 A first sentence that is a lead-in about answering ("That is an interesting question.", "To
-determine this, we need to examine ...": :func:`answer_span.is_lead_in`) and names no gold passes
+determine this, we need to examine ...": :func:`answer_span.is_lead_in`) and names nothing (no gold, no other name) passes
 the commitment to the next sentence.
 
 Normalisation is :mod:`leak_metrics.normalize` (accents, case, punctuation, articles, number
