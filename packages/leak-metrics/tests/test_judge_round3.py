@@ -348,6 +348,15 @@ CASES: list[tuple[str, str, str, list[str], str, bool, bool]] = [
         False,
     ),
     (
+        "the plural noun of the gold's adjective",
+        "What citizenship country do Jeff Bezos and Donald Trump have in common?",
+        "United States",
+        US,
+        "Jeff Bezos and Donald Trump are both Americans.",
+        True,
+        False,
+    ),
+    (
         "a non-committal first sentence passes the commitment on",
         "What is Stockholm's country?",
         "Sweden",

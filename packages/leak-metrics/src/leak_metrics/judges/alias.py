@@ -94,7 +94,8 @@ from typing import Any
 from leak_metrics.datatypes import JudgeItem, Verdict
 from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
 from leak_metrics.judges.base import Judge
-from leak_metrics.judges.entity_rules import Span, all_adjective_words, demonyms_of, other_names
+from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
+from leak_metrics.judges.entity_rules import Span, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
 from leak_metrics.judges.slot_rules import asks_citizenship

@@ -24,10 +24,9 @@ about that span:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from importlib import resources
 
-from leak_metrics.normalize import Token, tokenize
+from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
 # Capitalised words that open a sentence or name a time, never an answer entity.
@@ -126,32 +125,6 @@ FUNCTION_WORDS = frozenset(
 )  # fmt: skip
 NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 NEGATION_REACH = 3
-
-
-@lru_cache(maxsize=1)
-def demonym_table() -> dict[tuple[str, ...], list[tuple[str, ...]]]:
-    """Normalised place name -> normalised adjectives, from ``data/demonyms.tsv``."""
-    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    text = (resources.files("leak_metrics") / "data" / "demonyms.tsv").read_text("utf-8")
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        names, adjectives = line.split("\t")[:2]
-        adj = [tuple(tokenize(a)) for a in adjectives.split("|") if tokenize(a)]
-        for name in names.split("|"):
-            table.setdefault(tuple(tokenize(name)), []).extend(adj)
-    return table
-
-
-def demonyms_of(forms: list[list[str]]) -> list[list[str]]:
-    """The adjectives of every gold form that is a known country or continent."""
-    table = demonym_table()
-    out: list[list[str]] = []
-    for form in forms:
-        for adj in table.get(tuple(form), []):
-            if list(adj) not in out and list(adj) not in forms:
-                out.append(list(adj))
-    return out
 
 
 class Span:
@@ -317,28 +290,6 @@ def indefinite(span: Span, lo: int) -> bool:
     return re.search(r"\b(?:a|an)\s+(?:\w+\s+)?$", before, re.IGNORECASE) is not None
 
 
-def gold_variants(forms: list[list[str]], question_words: set[str]) -> list[list[str]]:
-    """Surface variants of "<adjective> <noun>" gold forms: the country's name for its adjective
-    ("Jamaica dollar" for "Jamaican dollar"), and the bare noun when the question itself names
-    the country ("the krona" for "Swedish krona" in "What is Sweden's currency?")."""
-    by_adjective: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for name, adjectives in demonym_table().items():
-        for adjective in adjectives:
-            by_adjective.setdefault(adjective, []).append(name)
-    out: list[list[str]] = []
-    for form in forms:
-        for width in (2, 1):
-            head, rest = tuple(form[:width]), form[width:]
-            if not rest or head not in by_adjective:
-                continue
-            for name in by_adjective[head]:
-                out.append([*name, *rest])
-                if set(name) <= question_words:
-                    out.append(list(rest))
-            break
-    return [v for v in out if v not in forms]
-
-
 def negated(span: Span, lo: int) -> bool:
     """A negation within reach before token ``lo`` in the same clause."""
     k = lo
@@ -472,9 +423,3 @@ def _person_predicate(span: Span, hi: int) -> bool:
         if word not in _NOT_PERSONS and describes(word, PERSON_HEADS - _NOT_PERSONS):
             return True
     return False
-
-
-@lru_cache(maxsize=1)
-def all_adjective_words() -> frozenset[str]:
-    """Every single word of every adjective in the demonym table ("german", "american", ...)."""
-    return frozenset(w for adjs in demonym_table().values() for a in adjs for w in a)

@@ -4,13 +4,12 @@ context rules it applies around the gold (rules 6-11 of ``alias.py``, in that or
 from __future__ import annotations
 
 from leak_metrics.datatypes import JudgeItem
+from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
 from leak_metrics.judges.entity_rules import (
     OPENERS,
     Span,
-    all_adjective_words,
     first_other_name,
     gold_mentions,
-    gold_variants,
     other_names,
 )
 from leak_metrics.judges.list_rules import (

@@ -30,13 +30,8 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from leak_metrics.judges.entity_rules import (
-    PERSON_HEADS,
-    Span,
-    all_adjective_words,
-    demonym_table,
-    describes,
-)
+from leak_metrics.judges.demonyms import all_adjective_words, demonym_table
+from leak_metrics.judges.entity_rules import PERSON_HEADS, Span, describes
 from leak_metrics.normalize import tokenize
 
 # Kinds of place a name may be qualified by ("the state of X", "X State", "X City").

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 
+from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
     Span,
-    demonym_table,
     describes_ahead,
     indefinite,
     predicate_start,

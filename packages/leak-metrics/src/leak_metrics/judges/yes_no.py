@@ -40,7 +40,8 @@ import re
 from dataclasses import dataclass
 
 from leak_metrics.judges.answer_span import is_abbreviation
-from leak_metrics.judges.entity_rules import ADJECTIVE_HEADS, demonym_table, describes
+from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.judges.entity_rules import ADJECTIVE_HEADS, describes
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
