@@ -6,7 +6,6 @@ from __future__ import annotations
 from leak_metrics.datatypes import JudgeItem
 from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
 from leak_metrics.judges.entity_rules import (
-    OPENERS,
     Span,
     first_other_name,
     gold_mentions,
@@ -20,17 +19,16 @@ from leak_metrics.judges.list_rules import (
     multi_valued,
 )
 from leak_metrics.judges.mention_rules import (
-    ORIGIN_WORDS,
     agent_nouns,
     describes_person,
     filter_mentions,
 )
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
+    asks_nationality,
     citizenship_slot,
     in_other_role,
     names_subject,
-    question_name_flags,
     role_mismatch,
 )
 from leak_metrics.normalize import tokenize
@@ -78,10 +76,11 @@ def mention_hits(
         forms,
         gold_forms,
     )
-    # where a thing of a named person originates ("the sport of Kobe Bryant"): an adjective on a
-    # person is that person's nationality, not the thing's origin ("pizza ... an Italian chef"
-    # still answers "Where does pizza originate?", which names no person)
-    if ORIGIN_WORDS & question_words and _names_someone(item.question):
+    # An adjective counts when it describes the asked subject or object: on a person it answers
+    # only a question about a person's citizenship; for a thing's country or origin it is some
+    # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
+    # an English footballer" for where his sport originates).
+    if not asks_nationality(item.question):
         named = [m for m in named if not describes_person(span, *m, adjectives)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
@@ -135,10 +134,3 @@ def context_rule(
         if found is not None:
             return f"{rule} ('{found}')"
     return None
-
-
-def _names_someone(question: str) -> bool:
-    """The question names an entity (a capitalised word after its first one, not an opener)."""
-    flags = question_name_flags(question)
-    words = tokenize(question)
-    return any(flag and k > 0 and words[k] not in OPENERS for k, flag in enumerate(flags))

@@ -99,13 +99,15 @@ MULTI_VALUED = frozenset(
     {
         "occupation", "occupations", "profession", "professions", "job", "jobs", "living",
         "career", "language", "languages", "genre", "genres", "instrument", "instruments",
-        "position", "positions", "field", "fields", "role", "roles",
+        "position", "positions", "field", "fields", "role", "roles", "founder", "founders",
+        "founded", "cofounder", "cofounders",
     }
 )  # fmt: skip
 
 
 def multi_valued(question_words: set[str]) -> bool:
-    """The question asks a relation that may have several values (occupation, language, ...)."""
+    """The question asks a relation that may have several values (occupation, language, founders,
+    ...)."""
     return bool(MULTI_VALUED & question_words)
 
 

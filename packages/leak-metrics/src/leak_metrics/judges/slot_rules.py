@@ -118,6 +118,12 @@ def asks_citizenship(question: str, forms: list[list[str]]) -> bool:
     return _asked_role(question) == "citizenship" and any(tuple(f) in table for f in forms)
 
 
+def asks_nationality(question: str) -> bool:
+    """The question asks a person's citizenship or nationality (whatever its gold: a country, or
+    a continent or currency further on)."""
+    return _asked_role(question) == "citizenship"
+
+
 def _asked_role(question: str) -> str | None:
     q = question.lower()
     if "citizen" in q or "nationality" in q or re.search(r"\bnationals?\b", q):
