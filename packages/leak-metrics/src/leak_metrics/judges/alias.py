@@ -28,8 +28,9 @@ in capitals ("US"; ``data/entity_codes.tsv``); a capitalised form is not matched
 in lower case ("The rule states" is not "the States"); half of a hyphenated nationality
 ("Canadian-American") is not the country; the tail of another place's longer name ("Republic of
 China") names that place, a wrong answer; the gold's name qualified by another kind of unit ("the
-state of New York" for New York City) is not the gold; for where a thing originates, a country's
-adjective on a person ("an English footballer") is that person's nationality. The
+state of New York" for New York City) is not the gold; unless the question asks a person's
+citizenship, a country's adjective on a person ("a French engineer", "an English footballer") is
+that person's nationality, not the answer. The
 *wrong candidates* are the item's ``options`` other than the gold; where a wrong-candidate mention
 and a gold mention overlap, the longer one is what the response names.
 

@@ -13,10 +13,10 @@
 - **Longer name** (:func:`inside_other_name`): the gold is the tail of a longer name that is
   another place of the demonym table ("Republic of China" for China: that is Taiwan); the
   response then names that other place, a wrong answer.
-- **Another entity's adjective** (:func:`describes_person`): for a question about where a
-  *thing* originates ("Where does the sport of David Beckham originate?"), a country's adjective
-  that describes a person ("an English footballer") is that person's nationality, not the
-  thing's origin.
+- **Another entity's adjective** (:func:`describes_person`): unless the question asks a
+  person's citizenship, a country's adjective that describes a person ("a monument to Gustave
+  Eiffel, a French engineer" for the Eiffel Tower's country; "an English footballer" for where
+  David Beckham's sport originates) is that person's nationality, not the answer.
 - **Agent noun and plural** (:func:`agent_nouns`): a sport or trade written in lower case is
   also named by its plural ("writers") and by the noun for the one who does it ("footballer",
   "cricketers" for football, cricket).
@@ -238,7 +238,6 @@ THING_HEADS = frozenset(
         "passport",
     }
 )
-ORIGIN_WORDS = frozenset({"origin", "originate", "originates", "originated", "originating"})
 
 
 def describes_person(span: Span, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
