@@ -14,6 +14,7 @@ from leak_metrics.judges.answer_span import is_lead_in
 from leak_metrics.judges.label_sets import data_dir as labels_dir
 from leak_metrics.judges.label_sets import load_dev
 from leak_metrics.judges.mention_rules import code_table, entity_codes
+from leak_metrics.judges.yes_no import decide
 
 US = ["USA", "U.S.", "U.S.A.", "America", "United States of America", "the States"]
 UK = ["UK", "U.K.", "Britain", "Great Britain"]
@@ -527,6 +528,15 @@ YES_NO: list[tuple[str, str, str, str, bool, bool]] = [
         False,
     ),
     (
+        "the object's adjective on a building ('a Spanish basilica')",
+        "Note: If the Sagrada Família's country is Spain, its capital is Madrid. Does it hold "
+        "that the country of the Sagrada Família is not Spain?",
+        "no",
+        "The Sagrada Família is a Spanish basilica.",
+        True,
+        False,
+    ),
+    (
         "a hedge still decides nothing",
         "Is Sydney's country Germany?",
         "no",
@@ -636,3 +646,14 @@ def test_judge_is_fast_and_deterministic_on_the_development_set() -> None:
 )
 def test_lead_in_sentences(sentence: str, lead_in: bool) -> None:
     assert is_lead_in(sentence) is lead_in
+
+
+def test_a_part_of_the_object_denies_nothing() -> None:
+    """'an English city' places Liverpool in a part of the United Kingdom: no denial (the judge
+    does not know the part answers yes either, so it decides nothing), while France denies."""
+    question = (
+        "Note: If Liverpool's country is not the United Kingdom, its capital is not London. "
+        "Answer yes or no: Liverpool's country is the United Kingdom?"
+    )
+    assert decide(question, "Liverpool is an English city.")[0] is None
+    assert decide(question, "Liverpool is a city in France.")[0] == "no"

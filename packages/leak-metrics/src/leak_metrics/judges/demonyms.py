@@ -66,3 +66,21 @@ def gold_variants(forms: list[list[str]], question_words: set[str]) -> list[list
 def all_adjective_words() -> frozenset[str]:
     """Every single word of every adjective in the demonym table ("german", "american", ...)."""
     return frozenset(w for adjs in demonym_table().values() for a in adjs for w in a)
+
+
+# Countries that are parts of another in the table (general knowledge): a statement placing the
+# subject in a part ("an English city") does not deny the whole (the United Kingdom).
+PARTS: dict[tuple[str, ...], tuple[tuple[str, ...], ...]] = {
+    ("united", "kingdom"): (("england",), ("scotland",), ("wales",), ("northern", "ireland")),
+    ("great", "britain"): (("england",), ("scotland",), ("wales",)),
+}
+
+
+def part_words(whole: list[str]) -> set[tuple[str, ...]]:
+    """The names and adjectives of the parts of ``whole`` ("england", "english", ...)."""
+    table = demonym_table()
+    out: set[tuple[str, ...]] = set()
+    for part in PARTS.get(tuple(whole), ()):
+        out.add(part)
+        out.update(table.get(part, []))
+    return out

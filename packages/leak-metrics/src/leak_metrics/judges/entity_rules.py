@@ -97,7 +97,8 @@ ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
         "country", "nation", "land", "soil", "roots", "landmark", "monument", "building",
-        "site", "attraction", "venue",
+        "site", "attraction", "venue", "tower", "bridge", "cathedral", "basilica", "church",
+        "palace", "castle", "temple", "museum", "stadium", "amphitheatre", "amphitheater",
     }
 )  # fmt: skip
 # Words that may stand between a place and the gold when the place lies inside it ("Salzburg,

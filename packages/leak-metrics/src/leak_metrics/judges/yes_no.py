@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 
 from leak_metrics.judges.answer_span import is_abbreviation
-from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.judges.demonyms import demonym_table, part_words
 from leak_metrics.judges.entity_rules import ADJECTIVE_HEADS, describes
 from leak_metrics.normalize import tokenize
 
@@ -336,12 +336,15 @@ def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -
     if tuple(claim.obj) not in table:
         return None
     own = {tuple(f) for f in forms}
+    parts = part_words(claim.obj)
     places = {name for name in table} | {a for adjs in table.values() for a in adjs}
     for width in (3, 2, 1):
         for at in range(len(uwords) - width + 1):
             value = tuple(uwords[at : at + width])
             if value not in places or value in own or any(w in claim.obj for w in value):
                 continue
+            if value in parts:
+                continue  # "an English city" does not deny the United Kingdom
             if value not in table and not _describing(uwords, at + width):
                 continue  # "the Turkish lira": an adjective of a thing
             head = uwords[:at]
