@@ -11,6 +11,7 @@ from conftest import is_slice
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from leak_metrics import JudgeItem, MultiResponseItem, get_judge, judge_any
+from leak_metrics.judges.mention_rules import entity_codes, is_short
 from leak_metrics.judges.yes_no import asked_claim, decide
 from leak_metrics.normalize import tokenize, tokenize_spans
 
@@ -162,7 +163,10 @@ ASKED_FALSE = "Judging by what is actually true, is it false that Hiro's country
         (ASKED, "It is false that Hiro's country is Japan.", "no"),
         (ASKED, "That is true.", "yes"),
         (ASKED, "If Hiro's country were Japan, his currency would be yen.", None),  # hypothetical
-        (ASKED, "Hiro's country is South Korea.", None),  # neither affirms nor denies the claim
+        # another country as the value denies the claim (issue 35: "Sydney is a city in
+        # Australia" for "is Sydney's country Germany?" is a no)
+        (ASKED, "Hiro's country is South Korea.", "no"),
+        (ASKED, "Hiro is a famous chef.", None),  # neither affirms nor denies the claim
         (ASKED, 'The statement "Hiro\'s country is Japan" is a classic logical fallacy.', None),
         (ASKED, "I'd rather not speculate about that.", None),  # evasion is never a "no"
         (ASKED, "I'm not sure.", None),
@@ -244,6 +248,11 @@ def test_alias_judge_always_decides(
     assert isinstance(v.correct, bool) and v.reason  # never unjudged, never an exception
 
 
+def _code_or_long(alias: str, labels: tuple[str, ...]) -> bool:
+    compact = "".join(c for c in alias if c.isalnum()).upper()
+    return not is_short(alias) or compact in entity_codes(list(labels))
+
+
 def test_hedge_negation_and_refusal_rules_on_real_answers(mquake_dev: Path) -> None:
     """Probes built from every staged MQuAKE-hard dev case: its gold answer, each alias, and its
     real distractor (``new_answer``, the edited answer) as the wrong candidate. Each probe must get
@@ -266,7 +275,9 @@ def test_hedge_negation_and_refusal_rules_on_real_answers(mquake_dev: Path) -> N
             ("negated", (), f"It is not {gold}.", False),
             ("negated, isn't", (), f"It isn't {gold}.", False),
             ("refusal", (), "I don't know.", False),
-            *(("alias", (), alias, True) for alias in aliases),
+            # a 1-2 character alias counts only as a listed code of the entity (issue 35):
+            # "en" for English is no code, so the response "en" names nothing
+            *(("alias", (), alias, _code_or_long(alias, (gold, *aliases))) for alias in aliases),
         ]
         for name, options, response, expected in probes:
             item = JudgeItem(

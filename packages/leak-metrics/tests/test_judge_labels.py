@@ -21,6 +21,7 @@ from leak_metrics import committed_answer, get_judge, labelled_agreement
 from leak_metrics.cli import main
 from leak_metrics.errors import InputError
 from leak_metrics.judges import COMMITTED_ANSWER_RULE, YES_NO_RULE, agreement_table, load_labels
+from leak_metrics.judges.label_sets import data_dir, load_dev
 from leak_metrics.judges.labelled import TYPE_ORDER, shipped_labels_path
 
 
@@ -43,7 +44,7 @@ GOALS = {"overall": 0.97, "per_type": 0.95, "false_correct": 0.02}
 
 @pytest.fixture(scope="module")
 def labelled() -> list[Any]:
-    return load_labels()
+    return load_dev(data_dir())  # the development set: every shipped development file
 
 
 def test_shipped_set_covers_every_type_and_stage(labelled: list[Any]) -> None:

@@ -1,9 +1,11 @@
 """``leak-metrics`` command line: ``check-judge``.
 
-``leak-metrics check-judge --judge alias`` runs a judge over the shipped labelled responses (or a
-labelled file of your own, ``--labels FILE``; format in :mod:`leak_metrics.judges.labelled`) and
-prints agreement, false-correct and false-incorrect per question type, so you can see how far to
-trust the judge before a paper-scale run. For an LLM judge give ``--base-url`` and ``--model``;
+``leak-metrics check-judge --judge alias`` runs a judge over the labelled sets
+(:mod:`leak_metrics.judges.label_sets`: the development set, the sealed set when its file is
+there, and the human-human agreement when second labels are there) or over a labelled file of
+your own (``--labels FILE``; format in :mod:`leak_metrics.judges.labelled`), and prints
+agreement, false-correct and false-incorrect overall, per question type and per stage, so you can
+see how far to trust the judge before a paper-scale run. For an LLM judge give ``--base-url`` and ``--model``;
 the API key is read from the environment variable named by ``--api-key-env`` (never from the
 command line, so it stays out of shell history and process lists).
 """
@@ -13,13 +15,25 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from leak_metrics.errors import LeakMetricsError
 from leak_metrics.judges import get_judge
-from leak_metrics.judges.labelled import agreement_table, load_labels
+from leak_metrics.judges.label_sets import (
+    DEV_FILES,
+    SEALED_FILE,
+    SECOND_FILE,
+    SetReport,
+    data_dir,
+    labeller_agreement,
+    load_dev,
+    markdown_report,
+    report_set,
+)
+from leak_metrics.judges.labelled import load_labels
 
 
 @click.group()
@@ -29,7 +43,13 @@ def main() -> None:
 
 @main.command("check-judge")
 @click.option("--judge", "judge_name", default="alias", show_default=True, help="Judge name.")
-@click.option("--labels", "labels_path", default=None, help="Labelled JSONL (default: shipped).")
+@click.option("--labels", "labels_path", default=None, help="One labelled JSONL of your own.")
+@click.option(
+    "--labels-dir",
+    default=None,
+    help=f"Folder with {DEV_FILES[0]} (+ {DEV_FILES[1]}, {SEALED_FILE}, {SECOND_FILE}); "
+    "default: the shipped data folder.",
+)
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint (LLM judge).")
 @click.option("--model", default=None, help="Judge model name (LLM judge).")
 @click.option(
@@ -38,18 +58,19 @@ def main() -> None:
     show_default=True,
     help="Environment variable holding the API key (LLM judge).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON.")
-@click.option("--show-disagreements", is_flag=True, help="List every disagreement.")
+@click.option("--json", "as_json", is_flag=True, help="Print the tables as JSON.")
+@click.option("--show-disagreements", is_flag=True, help="List every disagreement with its class.")
 def check_judge(
     judge_name: str,
     labels_path: str | None,
+    labels_dir: str | None,
     base_url: str | None,
     model: str | None,
     api_key_env: str,
     as_json: bool,
     show_disagreements: bool,
 ) -> None:
-    """Agreement of a judge with careful reading labels, per question type."""
+    """Agreement of a judge with careful reading labels: overall, per type and per stage."""
     overrides: dict[str, Any] = {}
     if judge_name.lower() == "llm":
         if base_url:
@@ -60,25 +81,81 @@ def check_judge(
     elif base_url or model:
         raise click.UsageError(f"--base-url/--model apply to the llm judge, not '{judge_name}'")
     try:
-        labelled = load_labels(labels_path)
         judge = get_judge(judge_name, **overrides)
-        table = agreement_table(judge, labelled)
+        reports, humans = _reports(judge, labels_path, labels_dir)
     except LeakMetricsError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    source = labels_path or "shipped labels"
     if as_json:
-        payload = {"judge": judge.describe(), "labels": source, **table.as_dict()}
-        if show_disagreements:
-            payload["disagreements"] = table.disagreements
+        payload: dict[str, Any] = {"judge": judge.describe(), "sets": []}
+        for report in reports:
+            block = report.as_dict()
+            if show_disagreements:
+                block["disagreements"] = report.disagreements
+            payload["sets"].append(block)
+        if humans is not None:
+            payload["labellers"] = humans
+        # the first set's rows stay at the top level (earlier callers read them there)
+        payload.update({k: v for k, v in reports[0].as_dict().items() if k != "set"})
         click.echo(json.dumps(payload, indent=2, default=str))
         return
-    click.echo(f"judge: {judge_name}; labels: {source} ({table.overall.n} responses)")
-    click.echo(table.markdown())
-    if show_disagreements:
-        for d in table.disagreements:
-            label = "correct" if d["label"] else "incorrect"
-            click.echo(f"- {d['id']}: label {label}, judge {d['judge']} ({d['reason']})")
+    click.echo(f"judge: {judge_name}")
+    for report in reports:
+        click.echo("")
+        click.echo(markdown_report(report))
+        if show_disagreements:
+            for d in report.disagreements:
+                label = "correct" if d["label"] else "incorrect"
+                click.echo(
+                    f"- [{d['class']}] {d['id']} ({d['type']}, {d['stage']}): label {label}, "
+                    f"judge {d['judge']} ({d['reason']})"
+                )
+    if humans is not None:
+        click.echo("")
+        click.echo(_humans_line(humans))
+
+
+def _reports(
+    judge: Any, labels_path: str | None, labels_dir: str | None
+) -> tuple[list[SetReport], dict[str, Any] | None]:
+    """The sets to report: a user's file alone, or development + sealed (+ second labels)."""
+    if labels_path is not None:
+        return [report_set(labels_path, judge, load_labels(labels_path))], None
+    folder = Path(labels_dir) if labels_dir else data_dir()
+    reports = [report_set("development set", judge, load_dev(folder))]
+    humans = None
+    sealed_path = folder / SEALED_FILE
+    if sealed_path.is_file():
+        sealed = load_labels(sealed_path)
+        reports.append(report_set("sealed set", judge, sealed))
+        second_path = folder / SECOND_FILE
+        if second_path.is_file():
+            second = load_labels(second_path)
+            humans = labeller_agreement(sealed, second)
+            ids = {r.item.id for r in second}
+            same = [r for r in sealed if r.item.id in ids]
+            judged = report_set("sealed, doubly labelled ids", judge, same)
+            humans["judge_on_same_ids"] = judged.overall.agreement
+            humans["judge_kappa_on_same_ids"] = judged.kappa
+    return reports, humans
+
+
+def _humans_line(humans: dict[str, Any]) -> str:
+    def pct(x: float | None) -> str:
+        return "n/a" if x is None else f"{100 * x:.1f}%"
+
+    def k(x: float | None) -> str:
+        return "n/a" if x is None else f"{x:.3f}"
+
+    line = (
+        f"human-human agreement (sealed labels vs second labels, {humans['n']} ids): "
+        f"{pct(humans['agreement'])}, Cohen's kappa {k(humans['kappa'])}; "
+        f"the judge on the same ids: {pct(humans['judge_on_same_ids'])}, "
+        f"kappa {k(humans['judge_kappa_on_same_ids'])}"
+    )
+    if humans["only_second"]:
+        line += f" ({len(humans['only_second'])} second-label ids not in the sealed set)"
+    return line
 
 
 if __name__ == "__main__":  # pragma: no cover

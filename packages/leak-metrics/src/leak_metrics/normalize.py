@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -159,7 +160,13 @@ def tokenize_spans(text: str, *, drop_articles: bool = True) -> list[Token]:
 
 def tokenize(text: str, *, drop_articles: bool = True) -> list[str]:
     """Normalised word tokens of ``text`` (see module docstring for the exact steps)."""
-    return [token.text for token in tokenize_spans(text, drop_articles=drop_articles)]
+    return list(_tokenize_cached(text, drop_articles))
+
+
+@lru_cache(maxsize=8192)
+def _tokenize_cached(text: str, drop_articles: bool) -> tuple[str, ...]:
+    # the judges tokenize the same question, answer and aliases many times: a pure function
+    return tuple(token.text for token in tokenize_spans(text, drop_articles=drop_articles))
 
 
 def normalize(text: str) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from leak_metrics.judges.alias import AliasJudge, AliasJudgeConfig
 from leak_metrics.judges.answer_span import ANSWER_STOP_STRINGS, answer_stop, committed_answer
 from leak_metrics.judges.base import Judge, agreement, judge_any
+from leak_metrics.judges.label_sets import labelled_agreement
 from leak_metrics.judges.labelled import (
     AgreementTable,
     agreement_table,
-    labelled_agreement,
     load_labels,
 )
 from leak_metrics.judges.llm import (

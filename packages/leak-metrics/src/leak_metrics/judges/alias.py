@@ -5,6 +5,9 @@ refusing cannot pass for a correct answer.
 **The committed answer.** Only the response's first answer sentence counts
 (:func:`leak_metrics.committed_answer`, the stop rule of :mod:`answer_span`): "The currency of
 Ontario is the US dollar. The specific currency is the Canadian dollar." commits to the US dollar.
+A first sentence that is a lead-in about answering ("That is an interesting question.", "To
+determine this, we need to examine ...": :func:`answer_span.is_lead_in`) and names nothing (no gold, no other name) passes
+the commitment to the next sentence.
 
 Normalisation is :mod:`leak_metrics.normalize` (accents, case, punctuation, articles, number
 words). A *form* of the gold is the gold answer or one of its aliases, plus two surface variants of
@@ -15,8 +18,19 @@ of whole words, named *as itself* (:func:`entity_rules.gold_mentions`): not insi
 not "United States"), while "Kingdom of Italy", "East Asia" (a compass part that is no place of
 its own), "Australian English" and "U.S. President" keep the gold. A gold country or continent is
 also mentioned by its adjective (``data/demonyms.tsv``) when the adjective describes a place or a
-person ("the German city of ...", "a French politician", a cut-off "a city in the Austrian"), not
-another thing ("the Italian car company", "American literature", "the European Union"). The
+person ("the German city of ...", "a French politician", "a prominent American abolitionist" by
+the noun's ending, "a proud American and ...", "both Australian cities", "the European continent"
+when a continent is asked, a cut-off "a city in the Austrian"), not another thing ("the Italian
+car company", "American literature", "the European Union"). A lower-case gold is also named by its
+plural and its agent noun ("writers", "footballer"). Mentions are then filtered
+(:mod:`mention_rules`): a 1-2 character form counts only as a listed code of the entity written
+in capitals ("US"; ``data/entity_codes.tsv``); a capitalised form is not matched by the same word
+in lower case ("The rule states" is not "the States"); half of a hyphenated nationality
+("Canadian-American") is not the country; the tail of another place's longer name ("Republic of
+China") names that place, a wrong answer; the gold's name qualified by another kind of unit ("the
+state of New York" for New York City) is not the gold; unless the question asks a person's
+citizenship, a country's adjective on a person ("a French engineer", "an English footballer") is
+that person's nationality, not the answer. The
 *wrong candidates* are the item's ``options`` other than the gold; where a wrong-candidate mention
 and a gold mention overlap, the longer one is what the response names.
 
@@ -25,7 +39,8 @@ the verdict:
 
 1. Refusal: a refusal phrase outside the gold mentions ("don't know", "not sure", "no idea",
    "cannot answer/say/tell/determine/know/be sure", "unable to", "unsure", "not certain",
-   "unclear", "unknown", "sorry", "no information", "impossible to say", "can't say") ->
+   "unclear", "unknown", "sorry", "no information", "impossible to say", "can't say"; the answer
+   called open to question: "debate(d)", "disputed", "ambiguous") ->
    incorrect, even when a guess follows ("I'm not sure, maybe Paris").
 2. No gold mention -> incorrect.
 3. Wrong candidate: any wrong candidate mentioned next to the gold -> incorrect ("Paris, not
@@ -41,25 +56,33 @@ the verdict:
    A place that leads to the gold through container words ("Salzburg, a city in Austria", "the
    Balkan region of Europe", "the United Kingdom, specifically ... London") or a short verbless
    apposition ("Dante Alighieri, a 13th-century Italian poet") is not another answer.
+6b. Denial: the answer denies that the asked value exists before naming the gold ("do not
+    have a single citizenship country in common"), or says two subjects' values differ ("their
+    occupations are distinct") -> incorrect (:mod:`list_rules`).
 7. Contradiction: after the gold, a contrast word (but, however, although, though, whereas,
    yet, instead) followed by another name, or by "also"/"another" -> incorrect.
 8. List: the gold joined to another name by "and"/"&", or after mix/blend/combination/
-   including/multiple/several/such (as) in its clause ("a blend of Chinese and English") ->
-   incorrect.
+   composed/consisting/including/multiple/several/such (as) in its clause ("a blend of Chinese
+   and English") -> incorrect. For a multi-valued relation (occupation, language, genre, ...) a
+   list joined by and/&/commas is an answer (and its other items are no "other answer", rule 6);
+   only the blend/including markers count.
 9. Another role: the gold names where the subject was born, lives, is based or died when the
    question asks another of these relations or citizenship ("based in the United States of
    America" for a citizenship question; "born in ... Vienna" for a place of death) -> incorrect.
-10. Not the citizenship: for a citizenship question whose gold is a country, no gold mention sits
-    in the citizenship slot (opening the answer; after a copula, "citizen of", "from",
-    "President of"; as the adjective of a person; not as a modifier: "a United States state",
-    "the USA's 14th state") -> incorrect.
+10. Not the citizenship: for a citizenship question whose gold is a country (not a continent
+    question), no gold mention sits in the citizenship slot (opening the answer; after a copula,
+    "citizen of", "from"; as the adjective of a person, "a former U.S. President"; not inside a
+    title, "the 41st President of the United States"; not as a modifier: "a United States
+    state", "the USA's 14th state") -> incorrect; a hyphenated nationality with the gold as one
+    half ("an Italian-American footballer ... a native of Italy") -> incorrect before rule 2.
 11. Not about the subject: every gold mention sits in the subject phrase (before the first verb),
     after another name or as the argument of a relation the question does not ask ("The capital
     of the Republic of Poland is called Wo" for "Warsaw's country"), and the answer names nothing
     of the question -> incorrect.
 12. Otherwise -> correct.
 
-Yes/no answers (gold ``yes`` or ``no``) are judged against the question: see :mod:`yes_no`.
+Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
+against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.
 """
 
@@ -70,25 +93,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from leak_metrics.datatypes import JudgeItem, Verdict
-from leak_metrics.judges.answer_span import committed_answer
+from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
 from leak_metrics.judges.base import Judge
-from leak_metrics.judges.entity_rules import (
-    Span,
-    all_adjective_words,
-    contradiction,
-    demonyms_of,
-    first_other_name,
-    gold_mentions,
-    gold_variants,
-    joined_list,
-    other_names,
-)
-from leak_metrics.judges.slot_rules import (
-    asks_citizenship,
-    citizenship_slot,
-    names_subject,
-    role_mismatch,
-)
+from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
+from leak_metrics.judges.entity_rules import Span, other_names
+from leak_metrics.judges.gold_context import context_rule, mention_hits
+from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
 from leak_metrics.normalize import Token, contains_tokens, tokenize, tokenize_spans
 
@@ -103,6 +114,11 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
     ("unclear",),
     ("unknown",),
     ("sorry",),
+    # the answer called open to question ("... is a topic of debate", "disputed", "ambiguous")
+    ("debate",),
+    ("debated",),
+    ("disputed",),
+    ("ambiguous",),
     ("unable", "to"),
     ("no", "information"),
     ("impossible", "to", "say"),
@@ -114,7 +130,10 @@ _REFUSALS: tuple[tuple[str, ...], ...] = (
 # Negations that scope over the next few words of the entity rule 4 ("no" is left out: "No, it
 # is Paris" answers a leading question and does not negate Paris).
 _ENTITY_NEGATIONS = frozenset({"not", "never", "neither", "nor"})
-_NEGATION_REACH = 3  # words allowed between the negation and the gold ("not in fact Paris")
+_NEGATION_REACH = 3
+_CONTRAST_RESET = frozenset(
+    {"but", "rather", "instead"}
+)  # words allowed between the negation and the gold ("not in fact Paris")
 # "1" is "one" after number-word normalisation ("Paris is not the one ...")
 _POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
@@ -123,6 +142,7 @@ _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", 
 _NOT_ENTITIES = frozenset(
     {"i", "it", "he", "she", "we", "they", "you", "this", "that", "there", "my", "yes", "no"}
 )
+_NO_GOLD = "the committed answer does not name the gold"
 _CLAUSE_BREAK = frozenset(",.;:!?\n")
 _SENTENCE_BREAK = frozenset(".;:!?\n")
 
@@ -154,21 +174,10 @@ class _Response:
         return range(lo, hi)
 
 
-def _mentions(words: list[str], needle: list[str]) -> list[tuple[int, int]]:
-    width = len(needle)
-    if not width:
-        return []
-    return [(i, i + width) for i in range(len(words) - width + 1) if words[i : i + width] == needle]
-
-
-def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
-    """``span`` lies within ``other`` and is shorter (the longer mention wins)."""
-    return other[0] <= span[0] and span[1] <= other[1] and span != other
-
-
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
-#: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25).
-RULES_VERSION = 2
+#: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
+#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins).
+RULES_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -207,11 +216,21 @@ class AliasJudge(Judge):
     def judge_one(self, item: JudgeItem) -> Verdict:
         gold_tokens = tokenize(item.answer)
         committed = committed_answer(item.response)
+        # a non-answer opening sentence passes the commitment to the next one
+        lead_in = is_lead_in(committed) and next_answer(item.response)
         if self.config.yes_no_rule and gold_tokens in (["yes"], ["no"]):
             decision, why = decide(item.question, committed)
+            if decision is None and lead_in:
+                decision, why = decide(item.question, lead_in)
+                why = f"after a lead-in sentence, {why}"
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
-        return self._judge_entity(item, committed)
+        verdict = self._judge_entity(item, committed)
+        # a lead-in that names something ("I think it is Lyon.") has committed to it
+        if lead_in and verdict.reason == _NO_GOLD and _names_nothing(item, committed):
+            second = self._judge_entity(item, lead_in)
+            return self._verdict(item, bool(second.correct), f"after a lead-in, {second.reason}")
+        return verdict
 
     def _judge_entity(self, item: JudgeItem, committed: str) -> Verdict:
         response = _Response(committed)
@@ -223,7 +242,7 @@ class AliasJudge(Judge):
         span = Span(committed, response.tokens)
         question_words = set(tokenize(item.question))
         adjectives = demonyms_of(gold_forms)
-        gold_hits, wrong_hits = _mention_hits(
+        gold_hits, wrong_hits, mixed = mention_hits(
             item, span, words, forms, gold_forms, question_words, adjectives
         )
         gold_positions = {k for (lo, hi), _ in gold_hits for k in range(lo, hi)}
@@ -231,10 +250,15 @@ class AliasJudge(Judge):
         refusal = self._refusal(words, gold_positions)
         if refusal is not None:
             return self._verdict(item, False, f"refusal or hedge ('{refusal}')")
+        if asks_citizenship(item.question, gold_forms):
+            gold_words = {w for f in gold_forms + adjectives for w in f}
+            mixed = mixed + [m for m in [mixed_with_gold(span, gold_words)] if m]
+            if mixed:
+                return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
         if not gold_hits:
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
-            return self._verdict(item, False, "the committed answer does not name the gold")
+            return self._verdict(item, False, _NO_GOLD)
         first_form = gold_hits[0][1]
         if wrong_hits:
             named_wrong = ", ".join(dict.fromkeys(o for _, o in wrong_hits))
@@ -253,7 +277,7 @@ class AliasJudge(Judge):
                     item, False, f"lists the gold '{form}' among alternatives ('{other}')"
                 )
         hits = [s for s, _ in gold_hits]
-        broken = _context_rule(item, span, hits, gold_forms, question_words, adjectives)
+        broken = context_rule(item, span, hits, gold_forms, question_words, adjectives)
         if broken is not None:
             return self._verdict(item, False, broken)
         return self._verdict(item, True, f"committed answer names '{first_form}'")
@@ -283,14 +307,18 @@ class AliasJudge(Judge):
             if _CLAUSE_BREAK & set(response.gap(k)):
                 break
             k -= 1
+            if words[k] in _CONTRAST_RESET:
+                break  # "not Kyoto but Tokyo": the negation is the other name's
             if words[k] in _ENTITY_NEGATIONS:
                 return " ".join(words[k:hi])
         after = words[hi : hi + 4]
+        # "<gold> is not the answer", "<gold> is not the country of citizenship of X" (but
+        # "Paris is not only ...")
         if (
-            len(after) >= 3
-            and after[0] in ("is", "was", "s")
+            len(after) >= 2
+            and after[0] in ("is", "was", "s", "are", "were")
             and after[1] in ("not", "never")
-            and after[2] in _POST_NEGATED
+            and (len(after) < 3 or after[2] != "only")
         ):
             return " ".join(words[lo : hi + 3])
         return None
@@ -339,62 +367,8 @@ class AliasJudge(Judge):
         return [self.judge_one(item) for item in items]
 
 
-def _mention_hits(
-    item: JudgeItem,
-    span: Span,
-    words: list[str],
-    forms: list[tuple[str, list[str]]],
-    gold_forms: list[list[str]],
-    question_words: set[str],
-    adjectives: list[list[str]],
-) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]]]:
-    """Where the gold (any form, variant or demonym) and the wrong options are named, each
-    with the form or option it names; a mention inside a longer one of the other kind is not
-    counted."""
-    wrong = [
-        (option, tokens)
-        for option in item.options
-        if (tokens := tokenize(option)) and tokens not in gold_forms
-    ]
-    form_names = {tuple(t): f for f, t in forms if t}
-    variants = gold_variants(gold_forms, question_words)
-    named = gold_mentions(span, gold_forms + variants, adjectives)
-    gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
-    wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
-    gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
-    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
-    return gold_hits, wrong_hits
-
-
-def _context_rule(
-    item: JudgeItem,
-    span: Span,
-    hits: list[tuple[int, int]],
-    gold_forms: list[list[str]],
-    question_words: set[str],
-    adjectives: list[list[str]],
-) -> str | None:
-    """The first rule about the words around the gold that the response breaks, with the words
-    that break it, or None."""
-    others = other_names(span, question_words, hits, all_adjective_words())
-    first_other = first_other_name(span, others, hits)
-    citizenship = None
-    # With options shown, the option named is the commitment (rules 2-3), not the slot.
-    if (
-        not item.options
-        and asks_citizenship(item.question, gold_forms)
-        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
-    ):
-        citizenship = span.raw(*hits[0])
-    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
-    for rule, found in (
-        ("commits to another answer before the gold", first_other),
-        ("contradicts the gold", contradiction(span, others, hits)),
-        ("lists the gold with another name", joined_list(span, others, hits)),
-        ("names the gold in another role", role_mismatch(span, hits, item.question)),
-        ("names the gold but not as the subject's citizenship", citizenship),
-        ("names the gold only in a phrase that is not about the subject", subjectless),
-    ):
-        if found is not None:
-            return f"{rule} ('{found}')"
-    return None
+def _names_nothing(item: JudgeItem, text: str) -> bool:
+    """``text`` names nothing outside the question's own words (no other name at all)."""
+    tokens = tokenize_spans(text)
+    span = Span(text, tokens)
+    return not other_names(span, set(tokenize(item.question)), [], all_adjective_words())

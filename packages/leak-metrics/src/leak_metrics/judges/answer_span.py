@@ -84,3 +84,49 @@ def committed_answer(text: str) -> str:
     when that sentence never ends, e.g. a response cut off by the token limit)."""
     stop = answer_stop(text)
     return (text if stop is None else text[:stop]).strip()
+
+
+# A first sentence about answering rather than an answer ("That's a great question.", "To
+# determine this, we need to examine the given information.", "Let me think."): it opens with
+# one of these words and speaks of the question or of working it out.
+_LEAD_OPENERS = re.compile(
+    r"^\W*(?:to|let|let's|i|i'm|i'll|we|we'll|this|that|that's|it|it's|great|good|interesting|"
+    r"sure|certainly|okay|ok|well|hmm|first|here|in\s+order\s+to|what\s+a)\b",
+    re.IGNORECASE,
+)
+_LEAD_WORDS = re.compile(
+    r"\b(?:question|determine|think|consider|examine|analy[sz]e|analysis|look|need|help|explain|"
+    r"break\s+(?:it|this)\s+down|step|understand|figure|reason|tricky|interesting)\b",
+    re.IGNORECASE,
+)
+# words that make the sentence a refusal or an answer after all
+_NOT_LEAD = re.compile(
+    r"\b(?:not|no|n't|sorry|unable|cannot|unknown|yes|answer\s+is|answer\s+would\s+be)\b",
+    re.IGNORECASE,
+)
+
+
+# A bare interjection is a lead-in too ("Sure!", "Of course.", "Great question!").
+_INTERJECTION = re.compile(
+    r"^\W*(?:sure|certainly|of\s+course|absolutely|great|good|okay|ok|well|hmm+|alright)"
+    r"(?:\s+question)?\W*$",
+    re.IGNORECASE,
+)
+
+
+def is_lead_in(sentence: str) -> bool:
+    """The committed sentence is a non-answer opening (see above): the commitment passes to the
+    next sentence (:func:`next_answer`)."""
+    if _INTERJECTION.match(sentence):
+        return True
+    return (
+        _LEAD_OPENERS.match(sentence) is not None
+        and _LEAD_WORDS.search(sentence) is not None
+        and _NOT_LEAD.search(sentence) is None
+    )
+
+
+def next_answer(text: str) -> str:
+    """The answer sentence after the committed one ("" when there is none)."""
+    stop = answer_stop(text)
+    return "" if stop is None else committed_answer(text[stop:])

@@ -14,17 +14,19 @@ about that span:
   a country or continent of :data:`DEMONYMS` and the adjective is not inside a larger name ("Latin
   American" is not "American").
 - :func:`first_other_name`: the first name run, not negated, that is neither the question's nor
-  the gold's and stands before the first gold mention: the answer the response commits to first.
+  the gold's and stands before the first gold mention: the answer the response commits to first
+  (a name opening the answer that its predicate calls a person, "Elvis Presley was an American
+  singer", is the subject under another name, not an answer).
 - :func:`contradiction` / :func:`joined_list`: a contrast ("but", "however", ...) after the gold
   followed by another name, and a gold joined to another name by "and"/"&"/"as well as".
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from importlib import resources
+import re
 
-from leak_metrics.normalize import Token, tokenize
+from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
 # Capitalised words that open a sentence or name a time, never an answer entity.
@@ -56,8 +58,12 @@ PREDICATE_VERBS = frozenset(
 # A compass word before a continent or country names a part of it ("East Africa"), unless the
 # whole is a place of its own in the demonym table ("South Africa", "North America").
 COMPASS = frozenset(
-    {"east", "west", "north", "south", "central", "eastern", "western", "northern", "southern"}
-)
+    {
+        "east", "west", "north", "south", "central", "eastern", "western", "northern", "southern",
+        "southeast", "southwest", "northeast", "northwest", "southeastern", "southwestern",
+        "northeastern", "northwestern", "sub", "saharan",  # "Southeast Asia", "Sub-Saharan Africa"
+    }
+)  # fmt: skip
 # Capitalised words after the gold that make an office or institution of it, not another name
 # ("a former U.S. President", "the United States Army").
 OFFICES = frozenset(
@@ -81,13 +87,18 @@ PERSON_HEADS = OFFICES | frozenset(
         "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
         "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
         "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
+        "citizenship", "nationality", "passport",
     }
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
     {
-        "art", "arts", "martial", "music", "tradition",
+        "art", "arts", "martial", "music", "tradition", "recipe", "invention", "creation",
+        "specialty", "speciality", "staple", "delicacy", "style", "custom", "pastime",
         "city", "town", "capital", "state", "province", "region", "village", "mainland",
         "territory", "county", "island", "port", "coast", "part", "side", "metropolis",
+        "country", "nation", "land", "soil", "roots", "landmark", "monument", "building",
+        "site", "attraction", "venue", "tower", "bridge", "cathedral", "basilica", "church",
+        "palace", "castle", "temple", "museum", "stadium", "amphitheatre", "amphitheater",
     }
 )  # fmt: skip
 # Words that may stand between a place and the gold when the place lies inside it ("Salzburg,
@@ -99,20 +110,11 @@ CONTAINER_WORDS = frozenset(
         "district", "county", "territory", "village", "island", "mainland", "heart", "center",
         "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
         "western", "central", "located", "specifically", "namely", "particularly", "precisely",
-        "more", "which", "that", "is", "within",
+        "more", "which", "that", "is", "within", "country", "nation", "situated",
     }
 )  # fmt: skip
 CONTAINER_REACH = 6
 APPOSITION_REACH = 4
-# Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
-# English", "multiple languages, including English", "such as the peso").
-LIST_MARKERS = frozenset(
-    {
-        "mix", "mixture", "blend", "combination", "including", "includes", "multiple", "several",
-        "such",  # "such as the peso or ...": an example, not the answer
-    }
-)  # fmt: skip
-LIST_REACH = 6
 # Lowercase words that may follow a name without making it a modifier of a noun.
 FUNCTION_WORDS = frozenset(
     {
@@ -122,35 +124,8 @@ FUNCTION_WORDS = frozenset(
         "remains", "serves", "lies", "sits", "stands", "refers", "includes", "contains",
     }
 )  # fmt: skip
-CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
 NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 NEGATION_REACH = 3
-
-
-@lru_cache(maxsize=1)
-def demonym_table() -> dict[tuple[str, ...], list[tuple[str, ...]]]:
-    """Normalised place name -> normalised adjectives, from ``data/demonyms.tsv``."""
-    table: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    text = (resources.files("leak_metrics") / "data" / "demonyms.tsv").read_text("utf-8")
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        names, adjectives = line.split("\t")[:2]
-        adj = [tuple(tokenize(a)) for a in adjectives.split("|") if tokenize(a)]
-        for name in names.split("|"):
-            table.setdefault(tuple(tokenize(name)), []).extend(adj)
-    return table
-
-
-def demonyms_of(forms: list[list[str]]) -> list[list[str]]:
-    """The adjectives of every gold form that is a known country or continent."""
-    table = demonym_table()
-    out: list[list[str]] = []
-    for form in forms:
-        for adj in table.get(tuple(form), []):
-            if list(adj) not in out and list(adj) not in forms:
-                out.append(list(adj))
-    return out
 
 
 class Span:
@@ -221,9 +196,14 @@ def _run_of(runs: list[tuple[int, int]], i: int) -> tuple[int, int] | None:
 
 
 def gold_mentions(
-    span: Span, forms: list[list[str]], adjectives: list[list[str]]
+    span: Span,
+    forms: list[list[str]],
+    adjectives: list[list[str]],
+    extra_heads: frozenset[str] = frozenset(),
 ) -> list[tuple[int, int]]:
-    """Spans of the gold named as itself (see the module docstring)."""
+    """Spans of the gold named as itself (see the module docstring); ``extra_heads``: more
+    nouns the gold's adjective may describe (the question's kind: "the European continent")."""
+    heads = ADJECTIVE_HEADS | extra_heads
     runs = span.name_runs()
     table = demonym_table()
     # one-word adjectives only: "South" is a word of "South African" but names no variety
@@ -257,8 +237,7 @@ def gold_mentions(
                 if after and after[0] not in TITLES:
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
-                head = span.words[hi]
-                if head not in ADJECTIVE_HEADS and head.removesuffix("s") not in ADJECTIVE_HEADS:
+                if not describes_ahead(span, hi, heads, indefinite(span, lo)):
                     continue  # "the Italian car company", "American literature"
                 following = _run_of(runs, hi)
                 if following is not None and following[0] == hi and following[1] - hi > 1:
@@ -268,26 +247,48 @@ def gold_mentions(
     return out
 
 
-def gold_variants(forms: list[list[str]], question_words: set[str]) -> list[list[str]]:
-    """Surface variants of "<adjective> <noun>" gold forms: the country's name for its adjective
-    ("Jamaica dollar" for "Jamaican dollar"), and the bare noun when the question itself names
-    the country ("the krona" for "Swedish krona" in "What is Sweden's currency?")."""
-    by_adjective: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for name, adjectives in demonym_table().items():
-        for adjective in adjectives:
-            by_adjective.setdefault(adjective, []).append(name)
-    out: list[list[str]] = []
-    for form in forms:
-        for width in (2, 1):
-            head, rest = tuple(form[:width]), form[width:]
-            if not rest or head not in by_adjective:
-                continue
-            for name in by_adjective[head]:
-                out.append([*name, *rest])
-                if set(name) <= question_words:
-                    out.append(list(rest))
-            break
-    return [v for v in out if v not in forms]
+# Endings of nouns for a person by trade or belief ("abolitionist", "footballer", "historian").
+PERSON_SUFFIXES = ("ist", "er", "or", "ian", "man", "woman", "ess")
+# Words after an adjective that make it a noun for a person ("a proud American and a ...").
+NOUN_USE = frozenset({"and", "who", "whose", "with", "by", "at"})
+
+
+def describes(
+    head: str, heads: frozenset[str], noun_use: bool = False, by_ending: bool = True
+) -> bool:
+    """``head`` (the word after a country's adjective) is a thing of ``heads``, in the singular
+    or plural ("cities"), a person by the ending of the noun ("abolitionist", "footballer"), or
+    with ``noun_use`` (the adjective follows "a"/"an", maybe after one word), a function word
+    after the adjective used as a noun ("a proud American and a philanthropist")."""
+    singular = {head, head.removesuffix("s"), head.removesuffix("es")}
+    if head.endswith("ies"):
+        singular.add(head[:-3] + "y")
+    if singular & heads or (noun_use and head in NOUN_USE):
+        return True
+    return by_ending and any(w.endswith(PERSON_SUFFIXES) and len(w) > 5 for w in singular)
+
+
+ADJECTIVE_REACH = 3  # lower-case words an adjective may stand before its noun
+
+
+def describes_ahead(span: Span, hi: int, heads: frozenset[str], noun_use: bool = False) -> bool:
+    """The adjective ending at ``hi`` describes a noun of ``heads`` right after it or after more
+    lower-case modifiers ("an American professional basketball player"; not "the Italian car
+    company")."""
+    if describes(span.words[hi], heads, noun_use):
+        return True
+    for k in range(hi + 1, min(hi + ADJECTIVE_REACH, len(span.words))):
+        if not span.tight(k) or span.capitalised(k):
+            return False
+        if describes(span.words[k], heads, by_ending=False):
+            return True  # further on, only the listed nouns ("player", "city")
+    return False
+
+
+def indefinite(span: Span, lo: int) -> bool:
+    """Token ``lo`` follows "a"/"an", directly or after one word ("a proud American")."""
+    before = span.text[max(0, span.tokens[lo].start - 30) : span.tokens[lo].start]
+    return re.search(r"\b(?:a|an)\s+(?:\w+\s+)?$", before, re.IGNORECASE) is not None
 
 
 def negated(span: Span, lo: int) -> bool:
@@ -308,16 +309,37 @@ def other_names(
     """Name runs that name something other than the question's words and the gold."""
     gold_tokens = {k for lo, hi in gold for k in range(lo, hi)}
     out = []
-    for lo, hi in span.name_runs():
-        if any(k in gold_tokens for k in range(lo, hi)):
+    runs = span.name_runs()
+    starts = {lo: hi for lo, hi in runs}
+
+    def restates(lo: int, hi: int) -> bool:
+        words = [w for w in span.words[lo:hi] if w not in LINKS]
+        return all(w in question_words or w in OPENERS or w in all_adjectives for w in words)
+
+    for lo, hi in runs:
+        if any(k in gold_tokens for k in range(lo, hi)) or restates(lo, hi):
             continue
         words = [w for w in span.words[lo:hi] if w not in LINKS]
-        if all(w in question_words or w in OPENERS or w in all_adjectives for w in words):
-            continue
         if words and words[-1] in question_words:
             continue  # a garbled restatement of the question's subject ("Malti Gandhi")
+        if lo == 0 and words and _garbled(words[-1], question_words):
+            continue  # the subject misspelt where it opens the answer ("M Gandhai", "Jefferson")
+        partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
+        if lo == 0 and partner is not None and restates(hi + 1, partner):
+            continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair
         out.append((lo, hi))
     return out
+
+
+GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word
+
+
+def _garbled(word: str, question_words: set[str]) -> bool:
+    """``word`` starts like a word of the question without being it ("gandhai", "jefferson")."""
+    stem = word[:GARBLE_PREFIX]
+    return len(word) >= GARBLE_PREFIX and any(
+        len(q) >= GARBLE_PREFIX and q[:GARBLE_PREFIX] == stem for q in question_words
+    )
 
 
 def predicate_start(span: Span) -> int:
@@ -334,7 +356,14 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
         if lo_gold < hi:
             continue
         between = span.words[hi:lo_gold]
-        if len(between) <= CONTAINER_REACH and all(w in CONTAINER_WORDS for w in between):
+        # "Sölseförmel is a Nordic country in Sweden": a word describing the container noun
+        # right after it ("Nordic", "small") keeps the path (a garbled subject placed in the gold)
+        if len(between) <= CONTAINER_REACH and all(
+            w in CONTAINER_WORDS
+            or w in COMPASS
+            or (k + 1 < len(between) and between[k + 1] in CONTAINER_WORDS)
+            for k, w in enumerate(between)
+        ):
             return True
         apposition = hi < len(span.words) and "," in span.gap(hi)
         return (
@@ -370,62 +399,28 @@ def first_other_name(
             and not negated(span, lo)
             and not _leads_to_gold(span, hi, gold)
             and not (lo > verb and _modifier(span, hi))
+            and not (lo == 0 and _person_predicate(span, hi))
         ):
             return span.raw(lo, hi)
     return None
 
 
-def contradiction(
-    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
-) -> str | None:
-    """A contrast word after the gold followed by another (not negated) name."""
-    if not gold:
-        return None
-    contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
-    for c in contrasts:
-        # "Europe, but it is also a member of the continent of ...": a second answer follows
-        if {"also", "another"} & set(span.words[c + 1 : c + 5]):
-            return " ".join(span.words[c : c + 5])
-        for lo, hi in others:
-            if lo > c and not negated(span, lo):
-                return f"{span.words[c]} ... {span.raw(lo, hi)}"
-    return None
+_NOT_PERSONS = frozenset(
+    {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "citizenship",
+     "nationality", "passport"}
+)  # fmt: skip
 
 
-def _listed(
-    span: Span, lo: int, hi: int, starts: dict[int, int], ends: dict[int, int]
-) -> str | None:
-    """The list the gold mention ``[lo, hi)`` is one item of, if any."""
-    k = lo
-    while k > 0 and lo - k < LIST_REACH and not set(".;:!?") & set(span.gap(k)):
-        k -= 1
-        if span.words[k] in LIST_MARKERS:
-            return " ".join(span.words[k:hi])
-    words = span.words
-    if hi < len(words) and words[hi] == "and" and hi + 1 in starts:  # gold and X
-        return span.raw(lo, starts[hi + 1])
-    if hi < len(words) and "&" in span.gap(hi) and hi in starts:
-        return span.raw(lo, starts[hi])
-    if lo > 0 and words[lo - 1] == "and" and lo - 1 in ends:  # X and gold, X, Y and gold
-        return span.raw(ends[lo - 1], hi)
-    if lo > 0 and "&" in span.gap(lo) and lo in ends:
-        return span.raw(ends[lo], hi)
-    return None
-
-
-def joined_list(
-    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
-) -> str | None:
-    """Every gold mention is one item of a list (joined to another name by "and"/"&", or after
-    mix/blend/including/...): a list commits to none of its items. One mention outside a list
-    is a commitment ("The Japanese martial art of Judo is a blend of Japanese and Western ...")."""
-    starts = {lo: hi for lo, hi in others}
-    ends = {hi: lo for lo, hi in others}
-    found = [_listed(span, lo, hi, starts, ends) for lo, hi in gold]
-    return found[0] if found and all(found) else None
-
-
-@lru_cache(maxsize=1)
-def all_adjective_words() -> frozenset[str]:
-    """Every single word of every adjective in the demonym table ("german", "american", ...)."""
-    return frozenset(w for adjs in demonym_table().values() for a in adjs for w in a)
+def _person_predicate(span: Span, hi: int) -> bool:
+    """The name ending at ``hi`` is called a person ("Elvis Presley was an American singer",
+    "Kobe Bryant was a professional basketball player"): the subject, under another name, not
+    an answer (a person is no country, city or sport)."""
+    words = span.words[hi : hi + 7]
+    if not words or words[0] not in ("is", "was", "are", "were"):
+        return False
+    for k, word in enumerate(words[1:], 1):
+        if not span.tight(hi + k) and k > 1:
+            return False  # the predicate's first phrase ends at a comma
+        if word not in _NOT_PERSONS and describes(word, PERSON_HEADS - _NOT_PERSONS):
+            return True
+    return False

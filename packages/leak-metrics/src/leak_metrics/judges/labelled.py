@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -165,7 +164,7 @@ class AgreementTable:
         return "\n".join(lines)
 
 
-def _row(group: str, pairs: list[tuple[bool, bool | None]]) -> AgreementRow:
+def count_row(group: str, pairs: list[tuple[bool, bool | None]]) -> AgreementRow:
     agree = sum(judged is label for label, judged in pairs)
     false_correct = sum(judged is True and not label for label, judged in pairs)
     false_incorrect = sum(judged is False and label for label, judged in pairs)
@@ -180,28 +179,12 @@ def agreement_table(judge: Judge, labelled: list[LabelledResponse]) -> Agreement
     known = [t for t in TYPE_ORDER if any(r.type == t for r in labelled)]
     types = known + sorted({r.type for r in labelled} - set(known))
     rows = [
-        _row(t, [p for p, r in zip(pairs, labelled, strict=True) if r.type == t]) for t in types
+        count_row(t, [p for p, r in zip(pairs, labelled, strict=True) if r.type == t])
+        for t in types
     ]
     disagreements = [
         {"id": r.item.id, "label": r.correct, "judge": v.correct, "reason": v.reason}
         for r, v in zip(labelled, verdicts, strict=True)
         if v.correct is not r.correct
     ]
-    return AgreementTable(rows, _row("all", pairs), disagreements)
-
-
-@lru_cache(maxsize=8)
-def _shipped_agreement(judge_name: str) -> dict[str, Any]:
-    from leak_metrics.judges.registry import get_judge
-
-    table = agreement_table(get_judge(judge_name), load_labels())
-    return {"labels": SHIPPED_LABELS, "n": table.overall.n, **table.as_dict()}
-
-
-def labelled_agreement(judge_name: str) -> dict[str, Any] | None:
-    """The agreement of a deterministic built-in judge (``alias``) with the shipped labels:
-    ``{"labels", "n", "overall": {...}, "by_type": {...}}``; ``None`` for a judge whose agreement
-    is not known offline (an LLM judge: measure it with ``leak-metrics check-judge``)."""
-    if judge_name.lower() != "alias":
-        return None
-    return _shipped_agreement(judge_name.lower())
+    return AgreementTable(rows, count_row("all", pairs), disagreements)

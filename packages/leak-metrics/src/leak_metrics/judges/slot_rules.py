@@ -13,12 +13,15 @@
 
 from __future__ import annotations
 
+import re
+
+from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
-    TITLES,
     Span,
-    demonym_table,
+    describes_ahead,
+    indefinite,
     predicate_start,
 )
 from leak_metrics.normalize import tokenize, tokenize_spans
@@ -31,7 +34,9 @@ CITIZENSHIP_LEADS = frozenset(
 # "known as <gold>": verbs that, with "as", name what the subject is
 NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "identified"})
 # Nouns whose "of <gold>" names the person's country ("President of France").
-CITIZENSHIP_OF = TITLES | frozenset({"citizen", "citizens", "native", "nationality", "people"})
+CITIZENSHIP_OF = frozenset(
+    {"citizen", "citizens", "native", "nationality", "people", "national", "nationals"}
+)
 PLACE_NOUNS = frozenset(
     {"state", "states", "city", "province", "region", "territory", "county", "organization"}
 )
@@ -54,7 +59,7 @@ def citizenship_slot(
             # the adjective must describe the person ("a French politician"), not a thing of the
             # country ("the British government", "American music")
             predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
-            if predicative or {following, following.removesuffix("s")} & PERSON_HEADS:
+            if predicative or describes_ahead(span, hi, PERSON_HEADS, indefinite(span, lo)):
                 return True
             continue
         if following in PERSON_HEADS and span.tight(hi):
@@ -108,13 +113,21 @@ def asks_citizenship(question: str, forms: list[list[str]]) -> bool:
     """A citizenship question whose gold is a country (a multi-hop question may pass through
     citizenship to ask something else: its gold is then not a country)."""
     table = demonym_table()
+    if "continent" in tokenize(question):  # "on which continent does X hold a citizenship?"
+        return False
     return _asked_role(question) == "citizenship" and any(tuple(f) in table for f in forms)
+
+
+def asks_nationality(question: str) -> bool:
+    """The question asks a person's citizenship or nationality (whatever its gold: a country, or
+    a continent or currency further on)."""
+    return _asked_role(question) == "citizenship"
 
 
 def _asked_role(question: str) -> str | None:
     q = question.lower()
-    if "citizen" in q or "nationality" in q:
-        return "citizenship"
+    if "citizen" in q or "nationality" in q or re.search(r"\bnationals?\b", q):
+        return "citizenship"  # "Of which country is X a national?" too
     if any(w in q for w in (" die", "death", "pass away", "passed away")):
         return "death"
     if "born" in q or "birth" in q:
@@ -147,11 +160,28 @@ def role_mismatch(span: Span, gold: list[tuple[int, int]], question: str) -> str
         return None
     for lo, _ in gold:
         k, role = lo, None
-        while k > 0 and lo - k < ROLE_REACH and not set(",.;:!?") & set(span.gap(k)):
-            k -= 1
-            if span.words[k] in _ROLE_WORDS:
-                role = span.words[k]
+        while role is None and k > 0 and lo - k < ROLE_REACH:
+            if set(",.;:!?") & set(span.gap(k)):
                 break
+            k -= 1
+            # "a Canadian-born American": the role word belongs to the word before it
+            if span.words[k] in _ROLE_WORDS and span.gap(k).strip() != "-":
+                role = span.words[k]
         if role is None or asked not in _ROLE_WORDS[role]:
             return None
     return " ".join(span.words[max(0, gold[0][0] - ROLE_REACH) : gold[0][1]])
+
+
+def in_other_role(span: Span, lo: int, question: str) -> bool:
+    """The name at ``lo`` names another relation of the subject than the one asked ("born in
+    Tupelo" when the place of death is asked): it is not another answer to the question."""
+    asked = _asked_role(question)
+    if asked is None:
+        return False
+    k = lo
+    while k > 0 and lo - k < ROLE_REACH and not set(",.;:!?") & set(span.gap(k)):
+        k -= 1
+        word = span.words[k]
+        if word in _ROLE_WORDS and span.gap(k).strip() != "-":
+            return asked in _ROLE_WORDS[word]
+    return False

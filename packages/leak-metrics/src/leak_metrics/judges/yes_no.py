@@ -40,6 +40,8 @@ import re
 from dataclasses import dataclass
 
 from leak_metrics.judges.answer_span import is_abbreviation
+from leak_metrics.judges.demonyms import demonym_table, part_words
+from leak_metrics.judges.entity_rules import ADJECTIVE_HEADS, describes
 from leak_metrics.normalize import tokenize
 
 _TRUE_WORDS = frozenset({"true", "correct", "right", "accurate", "valid", "case"})
@@ -121,6 +123,9 @@ _PREDICATE_LEADS = frozenset(
         "actually", "definitely", "certainly", "truly", "also", "still", "really", "always",
     }
 )  # fmt: skip
+# One or two words and a comma or "!" before a yes/no that stands alone ("Vamos, no!").
+_INTERJECTED = re.compile(r"^\W*\w+(?:\s+\w+)?\s*[,!]\s*(yes|no)\s*(?:[,.!;]|$)", re.IGNORECASE)
+_OBJECT_PREPOSITIONS = frozenset({"in", "on", "at", "of", "from", "by"})
 _QUOTES = re.compile(r"[\"“”«»]([^\"“”«»]*)[\"“”«»]")
 
 
@@ -189,7 +194,9 @@ def asked_claim(question: str) -> AskedClaim | None:
                 break
         if not obj and core:
             obj = core[-1:]
-    obj = [w for w in obj if w not in ("in", "on", "at")] or obj
+    # "a citizen of France", "created in Japan", "a creation of Brazil": the place is the object
+    cut = max((i for i, w in enumerate(obj[:-1]) if w in _OBJECT_PREPOSITIONS), default=-1)
+    obj = obj[cut + 1 :]
     return AskedClaim(obj, negated, asks_true) if obj else None
 
 
@@ -229,9 +236,18 @@ def decide(
     quoted = " ".join(_QUOTES.findall(committed))
     uwords = tokenize(unquoted)
     asked = "holds" if claim.asks_true else "fails"
+    adjectives = [list(a) for a in demonym_table().get(tuple(claim.obj), [])]
+    forms = [claim.obj, *(obj_forms or []), *adjectives]
     stated = _stated_claim(uwords, [claim.obj, *(obj_forms or [])], claim, asked)
+    if stated is None:  # the object's adjective, describing a person or place ("Austrian city")
+        stated = _stated_claim(uwords, adjectives, claim, asked, adjective=True)
     if stated is not None:
         return stated
+    other = _other_value(uwords, forms, claim)
+    if other is not None:
+        holds = claim.negated  # another value: "X is <obj>" fails, "X is not <obj>" holds
+        decision = "yes" if holds == claim.asks_true else "no"
+        return decision, f"states another value '{other}'; question asks whether the claim {asked}"
     verdict = _statement_verdict(uwords, quoted, claim, asked)
     if verdict is not None:
         return verdict
@@ -248,6 +264,10 @@ def _direct_answer(words: list[str], committed: str) -> tuple[str | None, str] |
             return None, f"refusal or evasion ('{' '.join(phrase)}')"
     if words[0] in ("yes", "no"):
         return words[0], f"answers '{words[0]}'"
+    interjected = _INTERJECTED.match(committed)
+    if interjected is not None:  # "Vamos, no!", "Well, yes."
+        word = interjected.group(1).lower()
+        return word, f"answers '{word}' after an interjection"
     for lead in (["answer", "is"], ["answer", "would", "be"], ["answer"]):
         at = _find(words, lead)
         if at and at[0] + len(lead) < len(words) and words[at[0] + len(lead)] in ("yes", "no"):
@@ -257,18 +277,21 @@ def _direct_answer(words: list[str], committed: str) -> tuple[str | None, str] |
 
 
 def _stated_claim(
-    uwords: list[str], forms: list[list[str]], claim: AskedClaim, asked: str
+    uwords: list[str],
+    forms: list[list[str]],
+    claim: AskedClaim,
+    asked: str,
+    adjective: bool = False,
 ) -> tuple[str, str] | None:
-    """The decision when the (unquoted) response states the asked claim, held or not."""
+    """The decision when the (unquoted) response states the asked claim, held or not (with
+    ``adjective``, ``forms`` are adjectives: they must describe a person or place)."""
     for form in forms:
         for at in _find(uwords, form):
+            if adjective and not _describing(uwords, at + len(form)):
+                continue
             head = uwords[:at]
             clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
-            if (
-                any(w in _HYPOTHETICAL for w in head)
-                or not head
-                or head[-1] not in _PREDICATE_LEADS
-            ):
+            if any(w in _HYPOTHETICAL for w in head) or not _asserted(head, adjective):
                 continue
             window = head[max(clause_start, at - 4) :]
             sign = -1 if any(w in _NEGATIONS for w in window) else 1
@@ -302,3 +325,55 @@ def _statement_verdict(
     holds = stated_true == same_polarity
     decision = "yes" if holds == claim.asks_true else "no"
     return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
+
+
+def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -> str | None:
+    """When the asked object is a country or continent, the response asserts another one (or its
+    adjective) as the subject's value: "Sydney is a city in Australia" for "is Sydney's country
+    Germany?". Only a place of the demonym table counts, asserted (after a copula, "in", "from"),
+    not negated and not inside a condition."""
+    table = demonym_table()
+    if tuple(claim.obj) not in table:
+        return None
+    own = {tuple(f) for f in forms}
+    parts = part_words(claim.obj)
+    places = {name for name in table} | {a for adjs in table.values() for a in adjs}
+    for width in (3, 2, 1):
+        for at in range(len(uwords) - width + 1):
+            value = tuple(uwords[at : at + width])
+            if value not in places or value in own or any(w in claim.obj for w in value):
+                continue
+            if value in parts:
+                continue  # "an English city" does not deny the United Kingdom
+            if value not in table and not _describing(uwords, at + width):
+                continue  # "the Turkish lira": an adjective of a thing
+            head = uwords[:at]
+            if not _asserted(head, value not in table) or _HYPOTHETICAL & set(head):
+                continue
+            if _NEGATIONS & set(head[-4:]):
+                continue
+            return " ".join(value)
+    return None
+
+
+def _describing(words: list[str], after: int) -> bool:
+    """An adjective ending before ``after`` describes a person or place (or ends the clause)."""
+    return after >= len(words) or describes(words[after], ADJECTIVE_HEADS)
+
+
+_PLACE_LEADS = frozenset({"in", "from"})
+
+
+def _asserted(head: list[str], adjective: bool) -> bool:
+    """The words before a value assert it: a predicate lead right before it ("is Austria", "in
+    Austria"), a place after "in"/"from" that it refines ("in Sydney, Australia"), or, for an
+    adjective, one describing word after a copula ("is an iconic Australian landmark")."""
+    if not head:
+        return False
+    if head[-1] in _PREDICATE_LEADS:
+        return True
+    if len(head) < 2:
+        return False
+    if adjective:
+        return head[-2] in _COPULAS and head[-1] not in _PREDICATE_LEADS | _PLACE_LEADS
+    return head[-2] in _PLACE_LEADS

@@ -1,0 +1,136 @@
+"""Where the alias judge finds the gold and the wrong options in a committed answer, and the
+context rules it applies around the gold (rules 6-11 of ``alias.py``, in that order)."""
+
+from __future__ import annotations
+
+from leak_metrics.datatypes import JudgeItem
+from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
+from leak_metrics.judges.entity_rules import (
+    Span,
+    first_other_name,
+    gold_mentions,
+    other_names,
+)
+from leak_metrics.judges.list_rules import (
+    contradiction,
+    denies_value,
+    joined_list,
+    list_partners,
+    multi_valued,
+)
+from leak_metrics.judges.mention_rules import (
+    agent_nouns,
+    describes_person,
+    filter_mentions,
+)
+from leak_metrics.judges.slot_rules import (
+    asks_citizenship,
+    asks_nationality,
+    citizenship_slot,
+    in_other_role,
+    names_subject,
+    role_mismatch,
+)
+from leak_metrics.normalize import tokenize
+
+# Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
+# continent ...?" -> "the European continent").
+KIND_HEADS = frozenset({"continent", "continents", "landmass"})
+
+
+def _mentions(words: list[str], needle: list[str]) -> list[tuple[int, int]]:
+    width = len(needle)
+    if not width:
+        return []
+    return [(i, i + width) for i in range(len(words) - width + 1) if words[i : i + width] == needle]
+
+
+def _inside(span: tuple[int, int], other: tuple[int, int]) -> bool:
+    """``span`` lies within ``other`` and is shorter (the longer mention wins)."""
+    return other[0] <= span[0] and span[1] <= other[1] and span != other
+
+
+def mention_hits(
+    item: JudgeItem,
+    span: Span,
+    words: list[str],
+    forms: list[tuple[str, list[str]]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+    adjectives: list[list[str]],
+) -> tuple[list[tuple[tuple[int, int], str]], list[tuple[tuple[int, int], str]], list[str]]:
+    """Where the gold (any form, variant or demonym) and the wrong options are named, each
+    with the form or option it names; a mention inside a longer one of the other kind is not
+    counted."""
+    wrong = [
+        (option, tokens)
+        for option in item.options
+        if (tokens := tokenize(option)) and tokens not in gold_forms
+    ]
+    form_names = {tuple(t): f for f, t in forms if t}
+    variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
+    named, mixed, other_places = filter_mentions(
+        span,
+        gold_mentions(span, gold_forms + variants, adjectives, KIND_HEADS & question_words),
+        item.answer,
+        forms,
+        gold_forms,
+    )
+    # An adjective counts when it describes the asked subject or object: on a person it answers
+    # only a question about a person's citizenship; for a thing's country or origin it is some
+    # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
+    # an English footballer" for where his sport originates).
+    if not asks_nationality(item.question):
+        named = [m for m in named if not describes_person(span, *m, adjectives)]
+    gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
+    wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
+    gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
+    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
+    wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
+    return gold_hits, wrong_hits, mixed
+
+
+def context_rule(
+    item: JudgeItem,
+    span: Span,
+    hits: list[tuple[int, int]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+    adjectives: list[list[str]],
+) -> str | None:
+    """The first rule about the words around the gold that the response breaks, with the words
+    that break it, or None."""
+    others = other_names(span, question_words, hits, all_adjective_words())
+    several = multi_valued(question_words)
+    # for a relation with several values, the other items of the gold's list are answers too
+    partners = list_partners(span, others, hits) if several else set()
+    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
+    # is not an answer either
+    candidates = [
+        o for o in others if o not in partners and not in_other_role(span, o[0], item.question)
+    ]
+    first_other = first_other_name(span, candidates, hits)
+    citizenship = None
+    # With options shown, the option named is the commitment (rules 2-3), not the slot.
+    if (
+        not item.options
+        and asks_citizenship(item.question, gold_forms)
+        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
+    ):
+        citizenship = span.raw(*hits[0])
+    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    for rule, found in (
+        ("commits to another answer before the gold", first_other),
+        ("denies that the asked value exists", denies_value(span, hits, question_words)),
+        ("contradicts the gold", contradiction(span, others, hits)),
+        (
+            "lists the gold with another name",
+            joined_list(span, others, hits, several),
+        ),
+        ("names the gold in another role", role_mismatch(span, hits, item.question)),
+        ("names the gold but not as the subject's citizenship", citizenship),
+        ("names the gold only in a phrase that is not about the subject", subjectless),
+    ):
+        if found is not None:
+            return f"{rule} ('{found}')"
+    return None
