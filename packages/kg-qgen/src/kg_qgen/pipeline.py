@@ -22,7 +22,15 @@ from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.output import MANIFEST_FORMAT, BuildResult, check_out_dir, is_kgqgen_output, save
 from kg_qgen.qtypes import get_question_type
-from kg_qgen.selection import MT_PAIR_CHECK, drop_orphans, fact_key, sample_mt, split_facts, spread
+from kg_qgen.selection import (
+    MT_PAIR_CHECK,
+    cap_golds,
+    drop_orphans,
+    fact_key,
+    sample_mt,
+    split_facts,
+    spread,
+)
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
@@ -153,9 +161,9 @@ def build(
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
-    kept = _select(by_type, types, per_type, seed)
+    kept, gold_caps = _select(by_type, types, per_type, seed)
     variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
-    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
+    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, gold_caps)
 
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
@@ -267,10 +275,12 @@ def _match_and_generate(
 
 def _select(
     by_type: dict[str, list[dict]], types: tuple[str, ...], per_type: int, seed: int
-) -> dict[str, list[dict]]:
-    """The kept questions per type (seeded). SH goes last: targets of kept multi-hop questions
+) -> tuple[dict[str, list[dict]], dict[str, dict[str, Any]]]:
+    """The kept questions per type (seeded) and, per entity-answer type, the gold cap's report
+    (:func:`kg_qgen.selection.cap_golds`). SH goes last: targets of kept multi-hop questions
     first, so forgetting an SH fact is tested by multi-hop questions."""
     kept: dict[str, list[dict]] = {}
+    caps: dict[str, dict[str, Any]] = {}
     order = [t for t in types if t != "SH"] + (["SH"] if "SH" in types else [])
     mh_targets: set[tuple] = set()
     for t in order:
@@ -281,14 +291,13 @@ def _select(
             pool.sort(key=lambda r: fact_key(r) not in mh_targets)
         if t == "MT":
             chosen = sample_mt(pool, per_type, rng)
-        elif t == "MP":  # as even over rule pairs as the pool allows
-            chosen = spread(pool, "rule_pair")[:per_type]
-        else:
-            chosen = pool[:per_type]
+        else:  # MP as even over rule pairs as the pool allows; no gold over 30%
+            order = spread(pool, "rule_pair") if t == "MP" else pool
+            chosen, caps[t] = cap_golds(order, per_type)
         kept[t] = sorted(chosen, key=lambda r: r["id"])
         if t != "SH":
             mh_targets |= {fact_key(r) for r in kept[t]}
-    return kept
+    return kept, caps
 
 
 def _count_and_explain(
@@ -298,9 +307,10 @@ def _count_and_explain(
     rejects: list[Reject],
     types: tuple[str, ...],
     per_type: int,
+    gold_caps: dict[str, dict[str, Any]],
 ) -> dict[str, str]:
-    """Completes ``counts`` (rejected, verified, kept per type) in place and returns, for each
-    type that kept fewer than ``per_type``, a sentence saying why."""
+    """Completes ``counts`` (rejected, verified, kept, ``gold_cap`` per type) in place and
+    returns, for each type that kept fewer than ``per_type``, a sentence saying why."""
     rej_by_type: dict[str, Counter] = {t: Counter() for t in types}
     for rj in rejects:
         rej_by_type.setdefault(rj.record.get("type", "?"), Counter())[rj.check] += 1
@@ -313,12 +323,20 @@ def _count_and_explain(
             verified=len(by_type[t]),
             kept=len(kept[t]),
         )
+        cap = gold_caps.get(t)
+        if cap is not None:
+            c["gold_cap"] = cap
         if len(kept[t]) < per_type:
             rej = ", ".join(f"{k}: {v}" for k, v in sorted(rej_by_type[t].items())) or "none"
             shortfall[t] = (
                 f"{len(kept[t])} of {per_type} requested: {c['matches']} matches found "
                 f"({get_question_type(t).no_match_reason}); {c['rejected']} rejected by checks ({rej})"
             )
+            if cap and cap["dropped"]:
+                shortfall[t] += (
+                    f"; {cap['dropped']} dropped so that no answer is over "
+                    f"{cap['share']:.0%} of the type ({cap['golds']} distinct answers)"
+                )
             if t == "MT":
                 shortfall[t] += (
                     "; MT keeps only mirrored questions (a negative conditional and a positive "

@@ -12,6 +12,10 @@ other checks, which need its fields), then the set-level checks:
 * ``ds_options``: with at least ``cue_min_n`` DS questions, no rule of one or two words on the
   option strings (or the display position) may pick the gold with accuracy above
   ``cue_threshold``; smaller sets are reported, not judged.
+* ``one_hop_shortcut`` (:mod:`kg_qgen.verify.shortcut`): multi-hop items answerable by one other
+  fact or from a name, per type (must be 0).
+* ``spread`` (:mod:`kg_qgen.verify.spread`): top-gold share, top-frame share and repeated
+  (type, facts) items per type.
 
 ``kg-qgen verify`` writes :meth:`VerifyReport.to_dict` as JSON and exits non-zero unless
 ``report.ok``; ``kg-qgen build`` runs the same function before saving.
@@ -28,6 +32,8 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.verify.balance import ds_option_balance, mt_balance
 from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
+from kg_qgen.verify.shortcut import shortcut_report
+from kg_qgen.verify.spread import spread_report
 
 __all__ = ["VerifyReport", "verify_records"]
 
@@ -84,6 +90,8 @@ def verify_records(
     ds = _ds_options_check(records, cue_threshold, cue_min_n)
     if ds is not None:
         set_checks["ds_options"] = ds
+    set_checks["one_hop_shortcut"] = shortcut_report(records, graph)  # issue 34 item 3
+    set_checks["spread"] = spread_report(records)  # issue 34 item 5
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
     return VerifyReport(
         ok=ok,

@@ -1,0 +1,137 @@
+"""One-hop shortcut rule: a multi-hop item is not answerable by recalling one other fact.
+
+An item of a multi-hop type (:data:`MULTI_HOP`: HS, MP, LL, CC, DS, MT) with an entity gold is
+rejected (check ``shortcut``) when
+
+1. **a direct fact gives the gold**: an entity the question names has, in the source, a fact
+   (any relation) whose object is the gold - the gold's id, or an entity whose label is the
+   gold's label or one of its aliases - and that fact is not one of the item's own premises
+   (HS "the sport of X's position" while X's sport is a fact; MP "whatever position ... its
+   sport" for a player whose sport is stated; a team's sport via its head coach while the team's
+   sport is a fact). LL and DS ask a fact of their subject by design (the alias, the
+   elimination are the rule), so their own target fact is a premise and does not count; another
+   relation of the same subject to the same gold does;
+2. **a name gives the gold**: the gold's label or an alias (3 letters/digits or more) appears,
+   as whole words, inside the name of an entity the question names, or inside the LL alias
+   ("association football" in "X Association Football Club").
+
+The entities a question names (its "subjects") are every entity of its premises (subjects and
+objects) and its ``partner_id`` (CC), ``candidate_id``/``consequent_id`` (MT) and
+``option_ids`` (DS), minus the masked bridge and the gold itself. Items without an entity gold
+(an MT yes/no) are not judged. :func:`find_shortcut` says why an item has one; the check runs in
+:func:`kg_qgen.verify.deterministic.default_checks` (so ``build`` rejects and counts them per
+type, and ``verify`` fails a set that has any) and :func:`shortcut_report` is ``verify``'s count
+per type.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from kg_qgen.graph import KnowledgeGraph
+from kg_qgen.textnorm import contains_phrase, normalize
+from kg_qgen.verify.base import Reject
+
+__all__ = ["MULTI_HOP", "ShortcutCheck", "find_shortcut", "named_entities", "shortcut_report"]
+
+MULTI_HOP = frozenset({"HS", "MP", "LL", "CC", "DS", "MT"})
+_ID_KEYS = ("partner_id", "candidate_id", "consequent_id")
+
+
+def _letters(form: str) -> int:
+    return sum(c.isalnum() for c in form)
+
+
+def _premise_ids(record: dict) -> list[dict]:
+    """The record's premise id facts (a malformed field is the schema check's to report)."""
+    ps = record.get("premise_ids")
+    return [p for p in ps if isinstance(p, dict)] if isinstance(ps, list) else []
+
+
+def named_entities(record: dict) -> list[str]:
+    """Ids of the entities the question names (module docs), in a stable order."""
+    ids: list[str] = []
+    for p in _premise_ids(record):
+        ids += [str(p.get("subject", "")), str(p.get("object", ""))]
+    ids += [str(record[k]) for k in _ID_KEYS if isinstance(record.get(k), str)]
+    opts = record.get("option_ids")
+    if isinstance(opts, (list, tuple)):
+        ids += [str(o) for o in opts]
+    hidden = {record.get("bridge_id"), record.get("answer_id")}
+    return [e for e in dict.fromkeys(ids) if e and e not in hidden]
+
+
+def _gold_forms(graph: KnowledgeGraph, gold: str) -> set[str]:
+    forms = {graph.label(gold), *graph.aliases(gold)}
+    return {normalize(f) for f in forms if _letters(f) >= 3 and normalize(f)}
+
+
+def find_shortcut(record: dict, graph: KnowledgeGraph) -> str | None:
+    """Why the item can be answered by one hop or from a name, or None (module docs)."""
+    gold = record.get("answer_id")
+    if record.get("type") not in MULTI_HOP or not isinstance(gold, str):
+        return None
+    if not graph.has_entity(gold):
+        return None
+    from kg_qgen.match.index import GraphIndex
+
+    idx = GraphIndex.of(graph)
+    forms = _gold_forms(graph, gold)
+    own = {(p.get("subject"), p.get("relation"), p.get("object")) for p in _premise_ids(record)}
+    named = [e for e in named_entities(record) if graph.has_entity(e)]
+    for e in named:
+        for f in idx.by_subject.get(e, ()):
+            if (f.subject, f.relation, f.object) in own:
+                continue
+            if f.object == gold or idx.norm_label(f.object) in forms:
+                rel = graph.relation_label(f.relation)
+                return (
+                    f"one hop gives the gold: {graph.label(e)!r} has {rel!r} "
+                    f"{graph.label(f.object)!r}, a fact the question does not use"
+                )
+    names = [(graph.label(e), idx.norm_label(e)) for e in named]
+    if isinstance(record.get("alias"), str):
+        names.append((record["alias"], normalize(record["alias"])))
+    for shown, norm in names:
+        for form in sorted(forms):
+            if contains_phrase(norm, form):
+                return f"the name {shown!r} in the question contains the gold {form!r}"
+    return None
+
+
+class ShortcutCheck:
+    """Rejects multi-hop items answerable by one hop or read off a name (module docs)."""
+
+    name = "shortcut"
+
+    def __call__(self, records: Sequence[dict], graph: KnowledgeGraph) -> list[Reject]:
+        out = []
+        for r in records:
+            why = find_shortcut(r, graph)
+            if why:
+                out.append(Reject(r, self.name, why))
+        return out
+
+
+def shortcut_report(records: Sequence[dict], graph: KnowledgeGraph) -> dict[str, Any]:
+    """``verify``'s set figure: items with a one-hop shortcut per type (must be 0 everywhere),
+    and how many items per type were judged (multi-hop with an entity gold)."""
+    found: Counter[str] = Counter()
+    judged: Counter[str] = Counter()
+    for r in records:
+        t = str(r.get("type"))
+        if t in MULTI_HOP and isinstance(r.get("answer_id"), str):
+            judged[t] += 1
+            if find_shortcut(r, graph):
+                found[t] += 1
+    per_type = {t: {"judged": judged[t], "shortcuts": found[t]} for t in sorted(judged)}
+    total = sum(found.values())
+    cells = ", ".join(f"{t} {v['shortcuts']}/{v['judged']}" for t, v in per_type.items())
+    return {
+        "ok": total == 0,
+        "judged": True,
+        "detail": f"one-hop shortcuts per type: {cells or 'no multi-hop item with an entity gold'}",
+        "per_type": per_type,
+    }
