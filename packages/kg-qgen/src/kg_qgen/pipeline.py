@@ -12,6 +12,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from kg_qgen.answer_aliases import clean_answer_aliases, count_drops
 from kg_qgen.build_wording import choose_wordings
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
@@ -144,7 +145,9 @@ def build(
     ``checks`` run after the deterministic ones (:func:`~kg_qgen.verify.deterministic.
     default_checks`), e.g. the LLM checks; a generator with ``generate_with_rejects`` has its
     failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
-    relation without a label gives ``relation_label`` rejects (``strict``: an error). MT is kept
+    relation without a label gives ``relation_label`` rejects (``strict``: an error). Answer
+    aliases that do not name the answer are dropped first and counted per type and reason
+    (``counts[type].aliases_dropped``, :mod:`kg_qgen.answer_aliases`). MT is kept
     in mirror pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
     re-checks the kept set (``result.verification``).
     """
@@ -156,6 +159,7 @@ def build(
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
     records, counts, gen_rejects, src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
+    alias_drops = clean_answer_aliases(records, graph)
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
     verified, orphans = drop_orphans(verified, records)
@@ -164,6 +168,8 @@ def build(
     kept, gold_caps = _select(by_type, types, per_type, seed)
     variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, gold_caps)
+    for t in types:
+        counts[t]["aliases_dropped"] = count_drops(kept[t], alias_drops)
 
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
