@@ -168,6 +168,11 @@ def form_problem(
 def answer_alias_problem(alias: str, label: str, *, linked: Iterable[str] = ()) -> str | None:
     """Why ``alias`` may not stand for the answer labelled ``label`` in a judge's matching, as
     ``"<reason key>: <explanation>"`` (keys: :data:`ANSWER_REASONS`), or None (module docs)."""
+    return _answer_problem(alias, label, tuple(linked))
+
+
+@lru_cache(maxsize=1 << 15)
+def _answer_problem(alias: str, label: str, linked: tuple[str, ...]) -> str | None:
     form = form_problem(alias, label, linked=linked)
     if form is not None:
         return form

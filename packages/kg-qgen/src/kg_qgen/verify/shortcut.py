@@ -26,6 +26,7 @@ per type.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -68,13 +69,34 @@ def _gold_forms(graph: KnowledgeGraph, gold: str) -> set[str]:
     return {normalize(f) for f in forms if _letters(f) >= 3 and normalize(f)}
 
 
+_VERDICTS: weakref.WeakKeyDictionary[KnowledgeGraph, dict[tuple, str | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def find_shortcut(record: dict, graph: KnowledgeGraph) -> str | None:
-    """Why the item can be answered by one hop or from a name, or None (module docs)."""
+    """Why the item can be answered by one hop or from a name, or None (module docs). The
+    verdict depends on the content only, so a redrawn wording reuses it (cached per graph while
+    the graph has the same number of facts)."""
     gold = record.get("answer_id")
     if record.get("type") not in MULTI_HOP or not isinstance(gold, str):
         return None
     if not graph.has_entity(gold):
         return None
+    key = (
+        len(graph),
+        gold,
+        tuple(tuple(sorted(p.items())) for p in _premise_ids(record)),
+        tuple(named_entities(record)),
+        str(record.get("alias")),
+    )
+    cache = _VERDICTS.setdefault(graph, {})
+    if key not in cache:
+        cache[key] = _find(record, graph, gold)
+    return cache[key]
+
+
+def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
     from kg_qgen.match.index import GraphIndex
 
     idx = GraphIndex.of(graph)
