@@ -71,14 +71,20 @@ def letters_digits(text: str) -> int:
 
 @lru_cache(maxsize=1)
 def entity_codes() -> dict[str, frozenset[str]]:
-    """Normalised entity label -> its reviewed short codes, normalised (``entity_codes.tsv``)."""
+    """Normalised entity label -> its reviewed short codes as letters/digits in lower case
+    (``entity_codes.tsv``; "U.S." and "US" are one code)."""
     ref = resources.files("kg_qgen") / "data" / "entity_codes.tsv"
     out: dict[str, set[str]] = {}
     for line in ref.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#") and "\t" in line:
             code, label = line.split("\t", 1)
-            out.setdefault(normalize(label), set()).add(normalize(code))
+            out.setdefault(normalize(label), set()).add(_compact(code))
     return {k: frozenset(v) for k, v in out.items()}
+
+
+def _compact(code: str) -> str:
+    """A code's letters and digits, lower case ("U.S." -> "us")."""
+    return normalize(code).replace(" ", "")
 
 
 def _is_code_token(tok: str) -> bool:
@@ -177,7 +183,7 @@ def _answer_problem(alias: str, label: str, linked: tuple[str, ...]) -> str | No
     if form is not None:
         return form
     if letters_digits(alias) < _MIN_LETTERS:
-        if normalize(alias) in entity_codes().get(normalize(label), frozenset()):
+        if _compact(alias) in entity_codes().get(normalize(label), frozenset()):
             return None
         return "short: the alias has fewer than 3 letters/digits and is not a listed code"
     return None
