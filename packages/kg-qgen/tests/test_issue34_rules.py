@@ -120,6 +120,12 @@ def test_repeated_facts_are_rejected_but_redraws_and_mt_forms_are_not():
     assert DuplicateFactsCheck()([m1, m2], _graph(False)) == []
     assert spread_figures([a, b])["HS"]["duplicates"] == 1
     assert not spread_report([a, b])["ok"]
+    same_frame = [
+        {**_hs(), "id": f"HS-{i}", "answer_id": f"G{i}", "premise_ids": [{"subject": f"S{i}"}]}
+        for i in range(20)
+    ]
+    got = spread_report(same_frame)
+    assert got["ok"] and got["frame_over_cap"] == ["HS"]  # flagged, not failed
 
 
 def test_frame_cap_in_the_wording_choice():

@@ -67,11 +67,16 @@ def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
     # build time: benchmarks/kgqgen_build_time.py (not a wall-clock bound in a unit test)
     graph, result = mquake_build
     # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
-    # of 100 on the full file (the test slice fills its 12)
+    # of 100 on the full file (the test slice fills its 12). MP and LL may fall short by issue
+    # 34's rules (no gold over 30%: MP has 6 distinct answers; no repeated LL fact), said so.
+    short_ok = ("MT", "MP", "LL")
     expected = {
-        t: result.counts[t]["kept"] if t == "MT" else mquake_per_type for t in QUESTION_TYPES
+        t: result.counts[t]["kept"] if t in short_ok else mquake_per_type for t in QUESTION_TYPES
     }
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
+    for t in ("MP", "LL"):
+        assert expected[t] == mquake_per_type or t in result.shortfall
+        assert expected[t] >= mquake_per_type // 2
     assert expected["MT"] >= min(60, mquake_per_type)
     assert expected["MT"] == mquake_per_type or "MT" in result.shortfall
     report = result.verification
@@ -103,7 +108,9 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
         tuple(m.extra["rule_pair"])
         for m in find_matches(GraphIndex.of(graph), "MP", MatchConfig(max_matches=300))
     )
-    if result.counts["MP"]["rejected"] == 0:  # every match verified: round-robin is visible
+    if result.counts["MP"]["gold_cap"]["dropped"]:  # issue 34: the gold cap dropped some
+        assert set(kept) == set(found), (kept, found)  # every rule pair still asked
+    elif result.counts["MP"]["rejected"] == 0:  # every match verified: round-robin is visible
         level = max(kept.values())
         # a pair holds fewer than the top level only when the source had no more of it
         assert all(kept[p] == n or kept[p] >= level - 1 for p, n in found.items()), (kept, found)
@@ -179,10 +186,12 @@ def test_one_cue_classifier_finds_the_old_cues():
 def test_builtin_kb_verified_every_type(builtin_build):
     graph, result = builtin_build
     assert result.verification["ok"]
-    # MT keeps only mirrored questions: the built-in KB's capital chains give about 60
-    expected = {t: result.counts[t]["kept"] if t == "MT" else 100 for t in QUESTION_TYPES}
+    # MT keeps only mirrored questions: the built-in KB's capital chains give about 60; MP may
+    # fall short by issue 34's gold cap (no answer over 30%), said so in the shortfall
+    expected = {t: result.counts[t]["kept"] if t in ("MT", "MP") else 100 for t in QUESTION_TYPES}
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
     assert expected["MT"] >= 50
+    assert expected["MP"] == 100 or "no answer is over 30%" in result.shortfall["MP"]
     _ds_and_mt_are_sound(graph, result.questions)
     for q in result.questions:
         assert PERSON_ITS not in q["question"] or graph.label(q["target_ids"]["subject"])
