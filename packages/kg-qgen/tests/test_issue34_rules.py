@@ -75,6 +75,24 @@ def test_one_hop_fact_is_a_shortcut_and_the_old_checks_missed_it():
     }
 
 
+def test_one_hop_by_class_when_the_source_links_the_subjects_class_to_the_gold():
+    g = _graph(False)
+    assert find_shortcut(_hs(), g) is None  # no person has a sport in this source
+    g.add_entity("C", "Neal Ardley")
+    g.add_entity("W", "AFC Wimbledon")
+    g.add_relation("P286", "head coach")
+    g.add_fact("W", "P286", "C")
+    g.add_fact("C", "P641", "FB")  # a person (a coach, by his head-coach role) plays football
+    g.add_entity("Q5", "human")
+    g.add_relation("P31", "instance of")
+    for person in ("P", "C"):
+        g.add_fact(person, "P31", "Q5")
+    why = find_shortcut(_hs(), g)
+    assert why and why.startswith("one hop by class") and "'Neal Ardley'" in why
+    # LL/CC/DS ask a fact of their subject by design: the class clause is for chains only
+    assert find_shortcut({**_hs(), "type": "CC", "bridge_id": "FB"}, g) is None
+
+
 def test_gold_inside_a_named_entity_is_a_shortcut():
     g = _graph(False)
     g.add_fact("P", "P54", "T")

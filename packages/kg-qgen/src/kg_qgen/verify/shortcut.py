@@ -11,7 +11,12 @@ rejected (check ``shortcut``) when
    sport is a fact). LL and DS ask a fact of their subject by design (the alias, the
    elimination are the rule), so their own target fact is a premise and does not count; another
    relation of the same subject to the same gold does;
-2. **a name gives the gold**: the gold's label or an alias (3 letters/digits or more) appears,
+2. **one hop by class** (HS, MP: the gold is reached through a masked bridge): another entity
+   of the subject's class (:mod:`kg_qgen.semantics.classes`; "thing" is not judged) has the
+   chain's last relation to the gold directly in the source (a coach's sport is association
+   football, so a player's sport via his position is recalled, not inferred; a team's sport via
+   its head coach likewise), whether or not the source states the subject's own fact;
+3. **a name gives the gold**: the gold's label or an alias (3 letters/digits or more) appears,
    as whole words, inside the name of an entity the question names, or inside the LL alias
    ("association football" in "X Association Football Club").
 
@@ -38,6 +43,7 @@ from kg_qgen.verify.base import Reject
 __all__ = ["MULTI_HOP", "ShortcutCheck", "find_shortcut", "named_entities", "shortcut_report"]
 
 MULTI_HOP = frozenset({"HS", "MP", "LL", "CC", "DS", "MT"})
+CHAIN_TYPES = frozenset({"HS", "MP"})  # the gold is reached through a masked bridge
 _ID_KEYS = ("partner_id", "candidate_id", "consequent_id")
 
 
@@ -96,6 +102,30 @@ def find_shortcut(record: dict, graph: KnowledgeGraph) -> str | None:
     return cache[key]
 
 
+def _class_shortcut(record: dict, idx: Any, gold: str) -> str | None:
+    """Rule 3 (HS, MP): the source links other entities of the subject's class to the gold by
+    the chain's last relation directly, so the subject's own fact is one a reader (or model)
+    recalls without the chain, whether or not the source lists it."""
+    if record.get("type") not in CHAIN_TYPES:
+        return None
+    ps = _premise_ids(record)
+    last = next((p for p in ps if p.get("object") == gold), None)
+    if not ps or last is None:
+        return None
+    subject, rel = str(ps[0].get("subject")), str(last.get("relation"))
+    cls = idx.entity_class(subject)
+    if cls == "thing":
+        return None
+    for f in idx.facts_with.get((rel, gold), ()):
+        if f.subject not in (subject, last.get("subject")) and idx.entity_class(f.subject) == cls:
+            g = idx.graph
+            return (
+                f"one hop by class: {g.label(f.subject)!r}, a {cls} like {g.label(subject)!r}, "
+                f"has {g.relation_label(rel)!r} {g.label(gold)!r} directly in the source"
+            )
+    return None
+
+
 def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
     from kg_qgen.match.index import GraphIndex
 
@@ -113,6 +143,9 @@ def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
                     f"one hop gives the gold: {graph.label(e)!r} has {rel!r} "
                     f"{graph.label(f.object)!r}, a fact the question does not use"
                 )
+    why = _class_shortcut(record, idx, gold)
+    if why:
+        return why
     names = [(graph.label(e), idx.norm_label(e)) for e in named]
     if isinstance(record.get("alias"), str):
         names.append((record["alias"], normalize(record["alias"])))
