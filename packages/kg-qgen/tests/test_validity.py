@@ -68,7 +68,8 @@ def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
     graph, result = mquake_build
     # MT keeps only mirrored questions; MQuAKE-hard-dev's hub-dominated chains give about 70
     # of 100 on the full file (the test slice fills its 12). MP and LL may fall short by issue
-    # 34's rules (no gold over 30%: MP has 6 distinct answers; no repeated LL fact), said so.
+    # 34's rules (position -> sport MP items are one-hop recall; no gold over 30%; no repeated LL
+    # fact): 27 MP and 80 LL on the full file, said in the shortfall.
     short_ok = ("MT", "MP", "LL")
     expected = {
         t: result.counts[t]["kept"] if t in short_ok else mquake_per_type for t in QUESTION_TYPES
@@ -76,7 +77,7 @@ def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
     for t in ("MP", "LL"):
         assert expected[t] == mquake_per_type or t in result.shortfall
-        assert expected[t] >= mquake_per_type // 2
+        assert expected[t] >= mquake_per_type // 4
     assert expected["MT"] >= min(60, mquake_per_type)
     assert expected["MT"] == mquake_per_type or "MT" in result.shortfall
     report = result.verification

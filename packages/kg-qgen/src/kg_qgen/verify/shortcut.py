@@ -12,10 +12,11 @@ rejected (check ``shortcut``) when
    elimination are the rule), so their own target fact is a premise and does not count; another
    relation of the same subject to the same gold does;
 2. **one hop by class** (HS, MP: the gold is reached through a masked bridge): another entity
-   of the subject's class (:mod:`kg_qgen.semantics.classes`; "thing" is not judged) has the
-   chain's last relation to the gold directly in the source (a coach's sport is association
-   football, so a player's sport via his position is recalled, not inferred; a team's sport via
-   its head coach likewise), whether or not the source states the subject's own fact;
+   of the subject's class (:mod:`kg_qgen.semantics.classes`; "thing" is not judged) has a fact
+   of the chain's last relation directly in the source (persons have a sport: a coach's sport is
+   association football, so a player's sport via his position is recalled, not inferred; teams
+   have a sport, so a team's sport via its head coach likewise), whether or not the source
+   states the subject's own fact;
 3. **a name gives the gold**: the gold's label or an alias (3 letters/digits or more) appears,
    as whole words, inside the name of an entity the question names, or inside the LL alias
    ("association football" in "X Association Football Club").
@@ -102,10 +103,28 @@ def find_shortcut(record: dict, graph: KnowledgeGraph) -> str | None:
     return cache[key]
 
 
+_CLASS_RELATIONS: weakref.WeakKeyDictionary[KnowledgeGraph, tuple[int, dict]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _class_relations(idx: Any) -> dict[tuple[str, str], list[str]]:
+    """(class, relation) -> subjects of that class with a fact of that relation (per graph)."""
+    cached = _CLASS_RELATIONS.get(idx.graph)
+    if cached is not None and cached[0] == len(idx.graph):
+        return cached[1]
+    got: dict[tuple[str, str], list[str]] = {}
+    for rel, facts in idx.by_relation.items():
+        for f in facts:
+            got.setdefault((idx.entity_class(f.subject), rel), []).append(f.subject)
+    _CLASS_RELATIONS[idx.graph] = (len(idx.graph), got)
+    return got
+
+
 def _class_shortcut(record: dict, idx: Any, gold: str) -> str | None:
-    """Rule 3 (HS, MP): the source links other entities of the subject's class to the gold by
-    the chain's last relation directly, so the subject's own fact is one a reader (or model)
-    recalls without the chain, whether or not the source lists it."""
+    """Rule 2 (HS, MP): other entities of the subject's class have the chain's last relation
+    directly in the source, so the subject's own value is a fact a reader (or model) recalls
+    without the chain, whether or not the source lists it."""
     if record.get("type") not in CHAIN_TYPES:
         return None
     ps = _premise_ids(record)
@@ -116,14 +135,15 @@ def _class_shortcut(record: dict, idx: Any, gold: str) -> str | None:
     cls = idx.entity_class(subject)
     if cls == "thing":
         return None
-    for f in idx.facts_with.get((rel, gold), ()):
-        if f.subject not in (subject, last.get("subject")) and idx.entity_class(f.subject) == cls:
-            g = idx.graph
-            return (
-                f"one hop by class: {g.label(f.subject)!r}, a {cls} like {g.label(subject)!r}, "
-                f"has {g.relation_label(rel)!r} {g.label(gold)!r} directly in the source"
-            )
-    return None
+    bridge = last.get("subject")
+    others = [e for e in _class_relations(idx).get((cls, rel), ()) if e not in (subject, bridge)]
+    if not others:
+        return None
+    g = idx.graph
+    return (
+        f"one hop by class: {g.label(others[0])!r}, a {cls} like {g.label(subject)!r}, has a "
+        f"{g.relation_label(rel)!r} fact directly in the source"
+    )
 
 
 def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
