@@ -134,6 +134,13 @@ def spread_report(records: Sequence[dict]) -> dict[str, Any]:
     detail = f"top-gold share, top-frame share, duplicates per type: {cells}"
     if over:
         detail += f"; gold over {GOLD_CAP:.0%} in {', '.join(over)}"
+    few = [
+        f"{t} ({f['golds']} distinct)"
+        for t, f in figures.items()
+        if f["top_gold_share"] > GOLD_CAP and f["golds"] < 4 and f["top_gold"] not in _YES_NO
+    ]
+    if few:
+        detail += f"; too few distinct golds for {GOLD_CAP:.0%}: {', '.join(few)}"
     if frames:
         detail += f"; a frame over {FRAME_CAP:.0%} in {', '.join(frames)} (a build without redraws)"
     if problems:
