@@ -282,9 +282,10 @@ def _match_and_generate(
 def _select(
     by_type: dict[str, list[dict]], types: tuple[str, ...], per_type: int, seed: int
 ) -> tuple[dict[str, list[dict]], dict[str, dict[str, Any]]]:
-    """The kept questions per type (seeded) and, per entity-answer type, the gold cap's report
-    (:func:`kg_qgen.selection.cap_golds`). SH goes last: targets of kept multi-hop questions
-    first, so forgetting an SH fact is tested by multi-hop questions."""
+    """The kept questions per type (seeded) and, per multi-hop entity-answer type, the gold cap's
+    report (:func:`kg_qgen.selection.cap_golds`). SH goes last: targets of kept multi-hop
+    questions first, so forgetting an SH fact is tested by multi-hop questions; SH is not capped
+    (a multi-hop target must keep its SH question, and leakres takes SH whole)."""
     kept: dict[str, list[dict]] = {}
     caps: dict[str, dict[str, Any]] = {}
     order = [t for t in types if t != "SH"] + (["SH"] if "SH" in types else [])
@@ -297,6 +298,8 @@ def _select(
             pool.sort(key=lambda r: fact_key(r) not in mh_targets)
         if t == "MT":
             chosen = sample_mt(pool, per_type, rng)
+        elif t == "SH":  # taken as it is: every multi-hop target keeps its SH question
+            chosen = pool[:per_type]
         else:  # MP as even over rule pairs as the pool allows; no gold over 30%
             order = spread(pool, "rule_pair") if t == "MP" else pool
             chosen, caps[t] = cap_golds(order, per_type)

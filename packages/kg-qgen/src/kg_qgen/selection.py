@@ -4,6 +4,7 @@ forget/retain split of the SH target facts (used by :func:`kg_qgen.pipeline.buil
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections import Counter, defaultdict
 from typing import Any
@@ -21,10 +22,15 @@ def _gold(record: dict) -> str:
 
 def _largest_capped(counts: list[int], n: int, share: float) -> int:
     """The largest k <= n whose capped take (each gold at most ``max(1, floor(share * k))``)
-    reaches k items."""
-    for k in range(min(n, sum(counts)), 0, -1):
+    reaches k items (sorted counts and prefix sums: O(n log golds))."""
+    ordered = sorted(counts)
+    prefix = [0]
+    for c in ordered:
+        prefix.append(prefix[-1] + c)
+    for k in range(min(n, prefix[-1]), 0, -1):
         cap = max(1, int(share * k))
-        if sum(min(c, cap) for c in counts) >= k:
+        below = bisect.bisect_left(ordered, cap)  # golds with fewer than cap items
+        if prefix[below] + cap * (len(ordered) - below) >= k:
             return k
     return 0
 
