@@ -58,6 +58,10 @@ def _premise_ids(record: dict) -> list[dict]:
     return [p for p in ps if isinstance(p, dict)] if isinstance(ps, list) else []
 
 
+def _fact(p: dict) -> tuple[str, str, str]:
+    return (str(p.get("subject")), str(p.get("relation")), str(p.get("object")))
+
+
 def named_entities(record: dict) -> list[str]:
     """Ids of the entities the question names (module docs), in a stable order."""
     ids: list[str] = []
@@ -67,7 +71,7 @@ def named_entities(record: dict) -> list[str]:
     opts = record.get("option_ids")
     if isinstance(opts, (list, tuple)):
         ids += [str(o) for o in opts]
-    hidden = {record.get("bridge_id"), record.get("answer_id")}
+    hidden = [x for x in (record.get("bridge_id"), record.get("answer_id")) if isinstance(x, str)]
     return [e for e in dict.fromkeys(ids) if e and e not in hidden]
 
 
@@ -85,15 +89,15 @@ def find_shortcut(record: dict, graph: KnowledgeGraph) -> str | None:
     """Why the item can be answered by one hop or from a name, or None (module docs). The
     verdict depends on the content only, so a redrawn wording reuses it (cached per graph while
     the graph has the same number of facts)."""
-    gold = record.get("answer_id")
-    if record.get("type") not in MULTI_HOP or not isinstance(gold, str):
+    gold, rtype = record.get("answer_id"), record.get("type")
+    if not isinstance(rtype, str) or rtype not in MULTI_HOP or not isinstance(gold, str):
         return None
     if not graph.has_entity(gold):
         return None
     key = (
         len(graph),
         gold,
-        tuple(tuple(sorted(p.items())) for p in _premise_ids(record)),
+        tuple(_fact(p) for p in _premise_ids(record)),
         tuple(named_entities(record)),
         str(record.get("alias")),
     )
@@ -151,7 +155,7 @@ def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
 
     idx = GraphIndex.of(graph)
     forms = _gold_forms(graph, gold)
-    own = {(p.get("subject"), p.get("relation"), p.get("object")) for p in _premise_ids(record)}
+    own = {_fact(p) for p in _premise_ids(record)}
     named = [e for e in named_entities(record) if graph.has_entity(e)]
     for e in named:
         for f in idx.by_subject.get(e, ()):

@@ -48,7 +48,8 @@ def facts_key(record: dict) -> tuple:
         for p in (ps if isinstance(ps, list) else [])
         if isinstance(p, dict)
     )
-    return (record.get("type"), facts, record.get("form"), record.get("polarity"))
+    # str(): a malformed field (a list) must not break a set check; the schema check reports it
+    return (str(record.get("type")), facts, str(record.get("form")), str(record.get("polarity")))
 
 
 class DuplicateFactsCheck:
