@@ -146,11 +146,9 @@ def build(
     default_checks`), e.g. the LLM checks; a generator with ``generate_with_rejects`` has its
     failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
     relation without a label gives ``relation_label`` rejects (``strict``: an error). Answer
-    aliases that do not name the answer are dropped first and counted per type and reason
-    (``counts[type].aliases_dropped``, :mod:`kg_qgen.answer_aliases`). MT is kept
-    in mirror pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
-    re-checks the kept set (``result.verification``).
-    """
+    aliases that do not name the answer are dropped and counted (:mod:`kg_qgen.answer_aliases`).
+    MT is kept in mirror pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`).
+    ``verify`` re-checks the kept set (``result.verification``)."""
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
     cfg = BuildConfig(
@@ -159,18 +157,15 @@ def build(
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
     records, counts, gen_rejects, src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
-    alias_drops = clean_answer_aliases(records, graph)
+    notes: dict[str, Any] = {"alias_drops": clean_answer_aliases(records, graph)}
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
-    kept, gold_caps = _select(by_type, types, per_type, seed)
+    kept, notes["gold_caps"] = _select(by_type, types, per_type, seed)
     variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
-    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, gold_caps)
-    for t in types:
-        counts[t]["aliases_dropped"] = count_drops(kept[t], alias_drops)
-
+    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, notes)
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
     config = _config_record(cfg, gen, all_checks, strict)
@@ -316,10 +311,11 @@ def _count_and_explain(
     rejects: list[Reject],
     types: tuple[str, ...],
     per_type: int,
-    gold_caps: dict[str, dict[str, Any]],
+    notes: dict[str, Any],
 ) -> dict[str, str]:
-    """Completes ``counts`` (rejected, verified, kept, ``gold_cap`` per type) in place and
-    returns, for each type that kept fewer than ``per_type``, a sentence saying why."""
+    """Completes ``counts`` (rejected, verified, kept, ``gold_cap`` and ``aliases_dropped`` per
+    type, from ``notes``' "gold_caps" and "alias_drops") in place and returns, for each type that
+    kept fewer than ``per_type``, a sentence saying why."""
     rej_by_type: dict[str, Counter] = {t: Counter() for t in types}
     for rj in rejects:
         rej_by_type.setdefault(rj.record.get("type", "?"), Counter())[rj.check] += 1
@@ -332,7 +328,8 @@ def _count_and_explain(
             verified=len(by_type[t]),
             kept=len(kept[t]),
         )
-        cap = gold_caps.get(t)
+        c["aliases_dropped"] = count_drops(kept[t], notes["alias_drops"])
+        cap = notes["gold_caps"].get(t)
         if cap is not None:
             c["gold_cap"] = cap
         if len(kept[t]) < per_type:
