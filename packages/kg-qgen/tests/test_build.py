@@ -70,6 +70,8 @@ def test_mquake_hard_dev_all_types_leak_free(mquake_hard_dev, mquake_per_type):
         # MT keeps only mirrored questions (kg_qgen.match.mt): MQuAKE-hard-dev's chains are
         # dominated by a few bridges (The Beatles, the USA), which caps them at about 70 of 100
         floor = min(60, mquake_per_type) if t == "MT" else mquake_per_type
+        if t in ("MP", "LL"):  # issue 34: one-hop shortcuts, the gold cap, no repeated LL fact
+            floor = mquake_per_type // 4  # measured on the full file: MP 27, LL 80 (README)
         assert kept >= floor, result.shortfall
     violations = [q for q in result.questions if find_leak(q, graph)]
     assert violations == []

@@ -101,8 +101,10 @@ def test_checks_return_rejects_with_reasons():
         "relation_label",
         "logic",
         "leak",
+        "shortcut",
         "style",
         "duplicate",
+        "duplicate_facts",
     ]
 
 

@@ -70,9 +70,17 @@ def _ds_and_mt_are_sound(graph: KnowledgeGraph, questions: list[dict]) -> None:
 def test_mquake_dev_all_types_verified(mquake_build, mquake_per_type):
     # build time: benchmarks/kgqgen_build_time.py (not a wall-clock bound in a unit test)
     graph, result = mquake_build
-    # MT keeps only chains whose bridge another chain mirrors; MQuAKE-hard-dev fills its 100
-    expected = dict.fromkeys(QUESTION_TYPES, mquake_per_type)
+    # MP and LL may fall short by issue 34's rules (position -> sport MP items are one-hop recall;
+    # no gold over 30%; no repeated LL fact): 27 MP and 80 LL on the full file, said in the
+    # shortfall. MT (two options, issue 34) fills its 100.
+    short_ok = ("MP", "LL")
+    expected = {
+        t: result.counts[t]["kept"] if t in short_ok else mquake_per_type for t in QUESTION_TYPES
+    }
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
+    for t in short_ok:
+        assert expected[t] == mquake_per_type or t in result.shortfall
+        assert expected[t] >= mquake_per_type // 4
     report = result.verification
     assert report["ok"], [f for t in report["per_type"].values() for f in t["failures"]][:5]
     assert {t: s["passed"] for t, s in report["per_type"].items()} == expected
@@ -102,7 +110,9 @@ def test_mquake_dev_variety_and_mp_spread(mquake_build, mquake_per_type):
         tuple(m.extra["rule_pair"])
         for m in find_matches(GraphIndex.of(graph), "MP", MatchConfig(max_matches=300))
     )
-    if result.counts["MP"]["rejected"] == 0:  # every match verified: round-robin is visible
+    if result.counts["MP"]["gold_cap"]["dropped"]:  # issue 34: the gold cap dropped some
+        assert set(kept) == set(found), (kept, found)  # every rule pair still asked
+    elif result.counts["MP"]["rejected"] == 0:  # every match verified: round-robin is visible
         level = max(kept.values())
         # a pair holds fewer than the top level only when the source had no more of it
         assert all(kept[p] == n or kept[p] >= level - 1 for p, n in found.items()), (kept, found)
@@ -168,8 +178,10 @@ def test_one_cue_classifier_finds_the_old_cues():
 def test_builtin_kb_verified_every_type(builtin_build):
     graph, result = builtin_build
     assert result.verification["ok"]
-    expected = dict.fromkeys(QUESTION_TYPES, 100)
+    # MP may fall short by issue 34's gold cap (no answer over 30%), said so in the shortfall
+    expected = {t: result.counts[t]["kept"] if t == "MP" else 100 for t in QUESTION_TYPES}
     assert {t: result.counts[t]["kept"] for t in QUESTION_TYPES} == expected, result.shortfall
+    assert expected["MP"] == 100 or "no answer is over 30%" in result.shortfall["MP"]
     _ds_and_mt_are_sound(graph, result.questions)
     for q in result.questions:
         assert PERSON_ITS not in q["question"] or graph.label(q["target_ids"]["subject"])

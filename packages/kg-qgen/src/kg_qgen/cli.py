@@ -183,6 +183,12 @@ def _echo_build_summary(
         )
     for t, why in result.shortfall.items():
         click.echo(f"shortfall {t}: {why}")
+    dropped = {t: result.counts[t].get("aliases_dropped") for t in type_list}
+    cells = "; ".join(
+        f"{t} " + ", ".join(f"{k} {n}" for k, n in d.items()) for t, d in dropped.items() if d
+    )
+    if cells:
+        click.echo(f"answer aliases dropped (codes, jokes, emojis; kept questions): {cells}")
     if result.wording_variety is not None:
         from kg_qgen.wording_variety import VarietyReport
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from kg_qgen.answer_aliases import clean_answer_aliases, count_drops
 from kg_qgen.build_wording import choose_wordings
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
@@ -24,6 +25,7 @@ from kg_qgen.output import MANIFEST_FORMAT, BuildResult, check_out_dir, is_kgqge
 from kg_qgen.qtypes import get_question_type
 from kg_qgen.selection import (
     MT_PAIR_CHECK,
+    cap_golds,
     drop_orphans,
     fact_key,
     sample_ds,
@@ -144,10 +146,10 @@ def build(
     ``checks`` run after the deterministic ones (:func:`~kg_qgen.verify.deterministic.
     default_checks`), e.g. the LLM checks; a generator with ``generate_with_rejects`` has its
     failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
-    relation without a label gives ``relation_label`` rejects (``strict``: an error). MT is kept
-    spread over relation pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`). ``verify``
-    re-checks the kept set (``result.verification``).
-    """
+    relation without a label gives ``relation_label`` rejects (``strict``: an error). Answer
+    aliases that do not name the answer are dropped and counted (:mod:`kg_qgen.answer_aliases`).
+    MT is kept spread over relation pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`).
+    ``verify`` re-checks the kept set (``result.verification``)."""
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
     cfg = BuildConfig(
@@ -156,15 +158,15 @@ def build(
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
     records, counts, gen_rejects, src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
+    notes: dict[str, Any] = {"alias_drops": clean_answer_aliases(records, graph)}
     all_checks = [*default_checks(), *(checks or [])]
     verified, check_rejects = _run_checks(records, graph, all_checks)
     verified, orphans = drop_orphans(verified, records)
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
-    kept = _select(by_type, types, per_type, seed)
+    kept, notes["gold_caps"] = _select(by_type, types, per_type, seed)
     variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
-    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type)
-
+    shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, notes)
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
     config = _config_record(cfg, gen, all_checks, strict)
@@ -275,10 +277,13 @@ def _match_and_generate(
 
 def _select(
     by_type: dict[str, list[dict]], types: tuple[str, ...], per_type: int, seed: int
-) -> dict[str, list[dict]]:
-    """The kept questions per type (seeded). SH goes last: targets of kept multi-hop questions
-    first, so forgetting an SH fact is tested by multi-hop questions."""
+) -> tuple[dict[str, list[dict]], dict[str, dict[str, Any]]]:
+    """The kept questions per type (seeded) and, per multi-hop entity-answer type, the gold cap's
+    report (:func:`kg_qgen.selection.cap_golds`). SH goes last: targets of kept multi-hop
+    questions first, so forgetting an SH fact is tested by multi-hop questions; SH is not capped
+    (a multi-hop target must keep its SH question, and leakres takes SH whole)."""
     kept: dict[str, list[dict]] = {}
+    caps: dict[str, dict[str, Any]] = {}
     order = [t for t in types if t != "SH"] + (["SH"] if "SH" in types else [])
     mh_targets: set[tuple] = set()
     for t in order:
@@ -289,16 +294,17 @@ def _select(
             pool.sort(key=lambda r: fact_key(r) not in mh_targets)
         if t == "MT":
             chosen = sample_mt(pool, per_type, rng)
-        elif t == "MP":  # as even over rule pairs as the pool allows
-            chosen = spread(pool, "rule_pair")[:per_type]
         elif t == "DS":  # as even over golds and gold slots as the pool allows (issue 34)
             chosen = sample_ds(pool, per_type)
-        else:
+        elif t == "SH":  # taken as it is: every multi-hop target keeps its SH question
             chosen = pool[:per_type]
+        else:  # MP as even over rule pairs as the pool allows; no gold over 30%
+            ranked = spread(pool, "rule_pair") if t == "MP" else pool
+            chosen, caps[t] = cap_golds(ranked, per_type)
         kept[t] = sorted(chosen, key=lambda r: r["id"])
         if t != "SH":
             mh_targets |= {fact_key(r) for r in kept[t]}
-    return kept
+    return kept, caps
 
 
 def _count_and_explain(
@@ -308,9 +314,11 @@ def _count_and_explain(
     rejects: list[Reject],
     types: tuple[str, ...],
     per_type: int,
+    notes: dict[str, Any],
 ) -> dict[str, str]:
-    """Completes ``counts`` (rejected, verified, kept per type) in place and returns, for each
-    type that kept fewer than ``per_type``, a sentence saying why."""
+    """Completes ``counts`` (rejected, verified, kept, ``gold_cap`` and ``aliases_dropped`` per
+    type, from ``notes``' "gold_caps" and "alias_drops") in place and returns, for each type that
+    kept fewer than ``per_type``, a sentence saying why."""
     rej_by_type: dict[str, Counter] = {t: Counter() for t in types}
     for rj in rejects:
         rej_by_type.setdefault(rj.record.get("type", "?"), Counter())[rj.check] += 1
@@ -323,12 +331,21 @@ def _count_and_explain(
             verified=len(by_type[t]),
             kept=len(kept[t]),
         )
+        c["aliases_dropped"] = count_drops(kept[t], notes["alias_drops"])
+        cap = notes["gold_caps"].get(t)
+        if cap is not None:
+            c["gold_cap"] = cap
         if len(kept[t]) < per_type:
             rej = ", ".join(f"{k}: {v}" for k, v in sorted(rej_by_type[t].items())) or "none"
             shortfall[t] = (
                 f"{len(kept[t])} of {per_type} requested: {c['matches']} matches found "
                 f"({get_question_type(t).no_match_reason}); {c['rejected']} rejected by checks ({rej})"
             )
+            if cap and cap["dropped"]:
+                shortfall[t] += (
+                    f"; {cap['dropped']} dropped so that no answer is over "
+                    f"{cap['share']:.0%} of the type ({cap['golds']} distinct answers)"
+                )
             if t == "MT":
                 shortfall[t] += (
                     "; MT keeps only chains whose bridge another chain of the same relation "

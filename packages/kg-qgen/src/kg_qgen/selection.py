@@ -1,16 +1,70 @@
-"""Choosing the kept questions: MT spread over relation pairs with no gold over its share, MP
-spread over rule pairs, and the
-seeded forget/retain split of the SH target facts (used by :func:`kg_qgen.pipeline.build`)."""
+"""Choosing the kept questions: MT spread over relation pairs with no gold over its share, DS even
+over golds and gold slots, MP spread over rule pairs, no gold over :data:`GOLD_CAP` of a type where
+the source allows (:func:`cap_golds`), and the seeded forget/retain split of the SH target facts
+(used by :func:`kg_qgen.pipeline.build`)."""
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections import Counter, defaultdict
 from typing import Any
 
 from kg_qgen.verify.base import Reject
+from kg_qgen.verify.spread import GOLD_CAP
 
 MT_PAIR_CHECK = "mt_pair"
+MIN_GOLDS = 4  # fewer distinct golds cannot keep every one at or under 30%
+
+
+def _gold(record: dict) -> str:
+    return str(record.get("answer_id") or record.get("answer"))
+
+
+def _largest_capped(counts: list[int], n: int, share: float) -> int:
+    """The largest k <= n whose capped take (each gold at most ``max(1, floor(share * k))``)
+    reaches k items (sorted counts and prefix sums: O(n log golds))."""
+    ordered = sorted(counts)
+    prefix = [0]
+    for c in ordered:
+        prefix.append(prefix[-1] + c)
+    for k in range(min(n, prefix[-1]), 0, -1):
+        cap = max(1, int(share * k))
+        below = bisect.bisect_left(ordered, cap)  # golds with fewer than cap items
+        if prefix[below] + cap * (len(ordered) - below) >= k:
+            return k
+    return 0
+
+
+def cap_golds(
+    pool: list[dict], n: int, share: float = GOLD_CAP
+) -> tuple[list[dict], dict[str, Any]]:
+    """At most ``n`` records of ``pool`` (its order kept: the caller's seeded shuffle decides),
+    no gold (``answer_id``, else ``answer``) over ``share`` of those kept, and the report.
+
+    Yes/no answers (MT) are not entity golds and are not capped. With at least
+    :data:`MIN_GOLDS` distinct golds the source allows the cap: the largest k <= n that the capped
+    take can fill is kept (over-represented golds' later records are dropped; a shortfall is
+    explained by it). With fewer, no k keeps every gold at or under ``share``: the first n of the
+    pool spread round-robin over the golds (as even as it allows) are kept, and the report says
+    ``allowed: false``."""
+    counts = Counter(_gold(r) for r in pool)
+    report: dict[str, Any] = {"share": share, "golds": len(counts), "allowed": True, "dropped": 0}
+    if len(counts) < MIN_GOLDS:
+        report["allowed"] = not pool
+        return spread(pool, "answer")[:n], report
+    k = _largest_capped(list(counts.values()), n, share)
+    cap = max(1, int(share * k))
+    taken: Counter[str] = Counter()
+    chosen = []
+    for r in pool:
+        if len(chosen) == k:
+            break
+        if taken[_gold(r)] < cap:
+            taken[_gold(r)] += 1
+            chosen.append(r)
+    report["dropped"] = min(n, len(pool)) - len(chosen)
+    return chosen, report
 
 
 def drop_orphans(

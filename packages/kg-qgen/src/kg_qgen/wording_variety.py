@@ -41,6 +41,7 @@ from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.stats import self_bleu
 from kg_qgen.textnorm import normalize
 from kg_qgen.verify.base import Check
+from kg_qgen.verify.spread import FRAME_CAP
 from kg_qgen.wording_filter import Redraw, revert_failing
 
 __all__ = ["Redraw", "VarietyConfig", "VarietyReport", "least_shared_redraw", "vary_wordings"]
@@ -157,7 +158,9 @@ def _choose(per: list[list[dict]], passes: int, seed: int) -> list[int]:
     keys = [[normalize(c["question"]) for c in cands] for cands in per]
     order = list(range(len(per)))
     random.Random(f"{seed}:wording-variety").shuffle(order)
-    pool, taken = _Pool(), Counter[str]()
+    frames = [[_frame(c) for c in cands] for cands in per]
+    caps = _frame_caps(per)
+    pool, taken, used = _Pool(), Counter[str](), Counter[tuple]()
     choice: list[int | None] = [None] * len(per)
     for _ in range(1 + passes):
         for i in order:
@@ -165,13 +168,33 @@ def _choose(per: list[list[dict]], passes: int, seed: int) -> list[int]:
             if old is not None:
                 pool.add(grams[i][old], -1)
                 taken[keys[i][old]] -= 1
+                used[frames[i][old]] -= 1
             # a wording another question already has is never chosen (its own always can be)
             ok = [j for j in range(len(per[i])) if j == 0 or taken[keys[i][j]] == 0]
-            best = min(ok, key=lambda j: (pool.cost(grams[i][j]), j))
+            # no frame over FRAME_CAP of its type while another frame is drawn (issue 34)
+            cap = caps.get(frames[i][0][0], 0)
+            under = [j for j in ok if frames[i][j][1] is None or used[frames[i][j]] < cap]
+            best = min(
+                under or ok,
+                key=lambda j: (used[frames[i][j]] if not under else 0, pool.cost(grams[i][j]), j),
+            )
             choice[i] = best
             pool.add(grams[i][best], 1)
             taken[keys[i][best]] += 1
+            used[frames[i][best]] += 1
     return [c or 0 for c in choice]
+
+
+def _frame(record: dict) -> tuple[str, str | None]:
+    """(type, template id) of a wording; the id is None when the generator records none."""
+    t = record.get("template")
+    return (str(record.get("type")), t if isinstance(t, str) else None)
+
+
+def _frame_caps(per: list[list[dict]]) -> dict[str, int]:
+    """Per type: the most records one frame may take (``FRAME_CAP`` of the type, at least 1)."""
+    n = Counter(str(cands[0].get("type")) for cands in per)
+    return {t: max(1, int(FRAME_CAP * k)) for t, k in n.items()}
 
 
 def least_shared_redraw(redraw: Redraw, records: Sequence[dict], draws: int) -> Redraw:

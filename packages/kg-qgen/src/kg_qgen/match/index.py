@@ -81,6 +81,7 @@ class GraphIndex:
     _single_values: dict[str, dict[str, str]] = field(default_factory=dict)
     _functional_in_graph: dict[str, bool] = field(default_factory=dict)
     _owners: dict[str, set[str]] | None = None
+    _label_owners: dict[str, set[str]] | None = None
     _labelled: dict[str, bool] = field(default_factory=dict)
     _valued: dict[tuple[str, str], list[tuple[str, str, Fact]]] = field(default_factory=dict)
     _alias_verdicts: dict[str, list[tuple[str, str, str | None]]] = field(default_factory=dict)
@@ -299,11 +300,38 @@ class GraphIndex:
                 (
                     a,
                     normalize(a),
-                    alias_problem(a, label, self.owners, entity, entity_class=cls, sports=sports),
+                    alias_problem(
+                        a,
+                        label,
+                        self.owners,
+                        entity,
+                        entity_class=cls,
+                        sports=sports,
+                        linked=self.linked_names(entity),
+                        labels=self.label_owners,
+                    ),
                 )
                 for a in self.graph.aliases(entity)
             ]
         return got
+
+    def linked_names(self, entity: str) -> list[str]:
+        """Labels of the persons and organisations linked by a fact to ``entity`` when it is a
+        person (the borrowed-name test of :mod:`kg_qgen.semantics.alias_forms`), else []."""
+        if not self.is_person(entity):
+            return []
+        near = {f.object for f in self.by_subject.get(entity, ())} | set(self.facts_into(entity))
+        keep = ("person", "organization")
+        return sorted(self.graph.label(e) for e in near if self.entity_class(e) in keep)
+
+    def label_owners(self, form: str) -> set[str]:
+        """Ids of every entity whose label (not alias) normalises to ``form`` (normalised)."""
+        if self._label_owners is None:
+            owners: dict[str, set[str]] = defaultdict(set)
+            for e in self.graph.entities():
+                owners[normalize(e.label)].add(e.id)
+            self._label_owners = dict(owners)
+        return self._label_owners.get(form, set())
 
     def facts_into(self, entity: str) -> list[str]:
         """Subjects of the facts whose object is ``entity`` (cached reverse adjacency)."""

@@ -22,6 +22,11 @@ entity on its own. An alias is refused when (normalised; a leading "the"/"a"/"an
 * it is a misspelling or spelling variant of the label (same words up to two edits, or a
   character similarity of 0.85 or more: "The Beattles" for The Beatles).
 
+* it is not a form a reader uses (:mod:`kg_qgen.semantics.alias_forms`): an emoji, a machine
+  code ("en_us", "uc.pt"), a code mixed with words ("US of America", "BR Deutschland"), a jumble
+  of the label's word starts ("FoMoCo"), a person's alias borrowing a linked entity's name ("Tim
+  Apple"), a comparison nickname several entities share ("Paris of the East").
+
 Historical names: a source can mark an alias as historical only through its own data; kg-qgen has
 no such field yet, so it cannot tell an unmarked former name from a current one (documented gap).
 """
@@ -33,6 +38,7 @@ from collections.abc import Callable, Collection, Iterable
 from functools import lru_cache
 from importlib import resources
 
+from kg_qgen.semantics.alias_forms import form_problem
 from kg_qgen.textnorm import contains_phrase, normalize
 
 __all__ = ["alias_problem", "position_words", "strip_article"]
@@ -134,13 +140,16 @@ def alias_problem(
     *,
     entity_class: str = "thing",
     sports: Collection[str] = (),
+    linked: Collection[str] = (),
+    labels: Callable[[str], Collection[str]] | None = None,
 ) -> str | None:
     """Why ``alias`` cannot stand for ``entity`` (labelled ``label``), or None.
 
     ``owners`` are the ids of every entity whose label or alias normalises to the alias (or a
     function from the normalised alias to them, called only when the cheap tests pass).
     ``entity_class`` is the entity's class and ``sports`` the labels of its sport(s) in the graph
-    (for the position-word test).
+    (for the position-word test). ``linked`` and ``labels`` feed the reader's-form test
+    (:func:`kg_qgen.semantics.alias_forms.form_problem`: codes, jokes, shared nicknames).
     """
     norm = normalize(alias)
     core = strip_article(norm)
@@ -174,6 +183,9 @@ def alias_problem(
         f = normalize(form)
         if f and contains_phrase(norm, f):
             return "the alias contains the answer"
+    form = form_problem(alias, label, linked=linked, labels=labels, entity=entity)
+    if form is not None:
+        return f"the alias is not a reader's form ({form})"
     found = set(owners(norm) if callable(owners) else owners)
     if found != {entity}:
         others = sorted(found - {entity})

@@ -3,8 +3,9 @@
 In order (:func:`default_checks`): ``answer_present`` (schema), ``premises`` (graph facts, labels
 agree with ids), ``relation_label`` (every relation used has a readable label; no raw id such as
 ``P138`` in the text), ``logic`` (:mod:`kg_qgen.verify.logic`: the record is a valid instance of
-its type), ``leak`` (:mod:`kg_qgen.verify.leak`), ``style`` (capitalised sentences; "its" never
-refers to a person) and ``duplicate``.
+its type), ``leak`` (:mod:`kg_qgen.verify.leak`), ``shortcut`` (:mod:`kg_qgen.verify.shortcut`: no
+one-hop shortcut to a multi-hop gold), ``style`` (capitalised sentences; "its" never
+refers to a person), ``duplicate`` and ``duplicate_facts`` (:mod:`kg_qgen.verify.spread`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from kg_qgen.textnorm import normalize
 from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.leak import LeakCheck
 from kg_qgen.verify.logic import LogicCheck
+from kg_qgen.verify.shortcut import ShortcutCheck
+from kg_qgen.verify.spread import DuplicateFactsCheck
 
 __all__ = [
     "AnswerPresentCheck",
@@ -256,6 +259,8 @@ def default_checks() -> list[Check]:
         RelationLabelCheck(),
         LogicCheck(),
         LeakCheck(),
+        ShortcutCheck(),
         StyleCheck(),
         DuplicateCheck(),
+        DuplicateFactsCheck(),
     ]

@@ -121,6 +121,8 @@ def _ll(idx: GraphIndex, r: dict, p: list[Ids], text: str) -> str | None:
         _names(g, o),
         entity_class=idx.entity_class(s),
         sports=idx.sport_labels(s),
+        linked=idx.linked_names(s),
+        labels=idx.label_owners,
     )
     if why:
         return f"alias {alias!r}: {why}"

@@ -13,6 +13,10 @@ other checks, which need its fields), then the set-level checks:
   ``cue_threshold``; smaller sets are reported, not judged.
 * ``ds_positions`` (:mod:`kg_qgen.verify.ds_positions`): the "last survivor", "first option"
   and "gold slot" rules each at most chance + 10 points, on sets of >= 100 DS items.
+* ``one_hop_shortcut`` (:mod:`kg_qgen.verify.shortcut`): multi-hop items answerable by one other
+  fact or from a name, per type (must be 0).
+* ``spread`` (:mod:`kg_qgen.verify.spread`): top-gold share, top-frame share and repeated
+  (type, facts) items per type.
 
 ``kg-qgen verify`` writes :meth:`VerifyReport.to_dict` as JSON and exits non-zero unless
 ``report.ok``; ``kg-qgen build`` runs the same function before saving.
@@ -31,6 +35,8 @@ from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
 from kg_qgen.verify.ds_positions import ds_position_check
 from kg_qgen.verify.mt_text import mt_set_check
+from kg_qgen.verify.shortcut import shortcut_report
+from kg_qgen.verify.spread import spread_report
 
 __all__ = ["VerifyReport", "verify_records"]
 
@@ -90,6 +96,8 @@ def verify_records(
     positions = ds_position_check(records)
     if positions is not None:
         set_checks["ds_positions"] = positions
+    set_checks["one_hop_shortcut"] = shortcut_report(records, graph)  # issue 34 item 3
+    set_checks["spread"] = spread_report(records)  # issue 34 item 5
     ok = not any(failed_ids.values()) and all(s["ok"] for s in set_checks.values())
     return VerifyReport(
         ok=ok,
