@@ -231,11 +231,31 @@ class ExternalBenchmark(Benchmark):
         self.inputs = inputs
         # The cells depend on the supplied model and facts too, not only on the run options.
         self.store = CellStore(
-            out_dir, fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()})
+            out_dir,
+            fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()}),
+            self.weights_record,
         )
         if inputs.endpoint is not None or inputs.base_endpoint is not None:
             self.generation = endpoint_router(self.generation)
         self.tokenizer_path: str | None = None
+
+    def weights_record(self) -> dict[str, Any]:
+        """The base and the unlearned model's digests (an endpoint's: its model list and a probe;
+        an adapter's: its files, plus the model it attaches to when that is not ``--base``)."""
+        from .weights import endpoint_digest, model_digest
+
+        inp = self.inputs
+        record = {
+            "base": endpoint_digest(inp.base_endpoint, self.cfg.model)
+            if inp.base_endpoint is not None
+            else model_digest(self.cfg.model),
+            "unlearned": endpoint_digest(inp.endpoint, inp.unlearned)
+            if inp.endpoint is not None
+            else model_digest(inp.unlearned),
+        }
+        if inp.adapter_base is not None and inp.endpoint is None:
+            record["adapter_base"] = model_digest(inp.adapter_base)
+        return record
 
     def model(self) -> tuple[Any, Any]:
         """The base model and tokenizer; a black-box base is a :class:`RemoteModel` (its answers
