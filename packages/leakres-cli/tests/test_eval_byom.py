@@ -60,6 +60,9 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     result = _invoke(_eval_args(run, models / "ga", out, "--label", "ga"))
     assert result.exit_code == 0, result.output
     got = json.loads((out / "results.json").read_text())
+    # what was scored: the weights' hashes (issue 39), the base's as the run recorded it
+    assert got["weights"]["base"] == expected["weights"]["base"]
+    assert list(got["weights"]["unlearned"]["files"]) == ["model.safetensors"]
     assert got["forget_facts"] == expected["forget_facts"]
     assert got["retain_facts"] == expected["retain_facts"]
     assert got["scored_questions"] == expected["scored_questions"]
@@ -119,17 +122,35 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     )
     args = _eval_args(run, adapter, tmp_path / "eval")
     args[args.index("--forget") + 1] = str(forget)
+    # the fact the set cannot ask stops the eval before any model loads (the preflight) ...
     stopped = CliRunner().invoke(cli, args)
     assert stopped.exit_code == 2
-    assert "2 of the given facts cannot be measured" in stopped.output
-    assert "not in the knowledge source" in stopped.output
+    assert "1 of the given facts cannot be asked by the question source" in stopped.output
+    assert (
+        "relation 'capital' is asked by no single-hop question of the question set"
+        in (stopped.output)
+        or "no single-hop question of the question set asks this fact" in stopped.output
+    )
+    assert not (tmp_path / "eval" / "cells" / "base.json").exists()
+    # ... the one the base model does not know, once the base model has answered
+    args[args.index("--forget") + 1] = str(tmp_path / "forget-known-to-set.jsonl")
+    (tmp_path / "forget-known-to-set.jsonl").write_text(
+        (models / "forget.jsonl").read_text() + json.dumps(unknown["target"]) + "\n"
+    )
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 2
+    assert "1 of the given facts cannot be measured" in stopped.output
     assert "the base model does not know it (answered incorrectly" in stopped.output
 
+    args[args.index("--forget") + 1] = str(forget)
     result = _invoke([*args, "--allow-fewer"])
     assert result.exit_code == 0, result.output
     got = json.loads((tmp_path / "eval" / "results.json").read_text())
     assert got["eval"]["unlearned"]["kind"] == "adapter"
     assert [e["fact"] for e in got["eval"]["facts_excluded"]] == extra
+    assert got["weights"]["unlearned"]["files"].keys() == {
+        "adapter_config.json", "adapter_model.safetensors"
+    }  # fmt: skip
     assert got["forget_facts"] == expected["forget_facts"]
     assert "left out (forget)" in (tmp_path / "eval" / "summary.md").read_text()
 
@@ -206,7 +227,7 @@ def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> N
         {
             "fact": facts[1],
             "role": "forget",
-            "reason": "not in the knowledge source (no single-hop question for it)",
+            "reason": "not in the knowledge source (it has no subject 'Atlantis')",
         }
     ]
 
@@ -313,7 +334,7 @@ def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> Non
               "--forget", str(facts), "--out", str(tmp_path / "out")],
     )  # fmt: skip
     assert result.exit_code == 2
-    assert f"unknown model '{tmp_path / 'absent'}'" in result.output
+    assert f"--unlearned model path {tmp_path / 'absent'}: no such directory" in result.output
     assert not (tmp_path / "out").exists()
 
 

@@ -24,8 +24,9 @@ from typing import Any
 from .black_box import RemoteModel, endpoint_router, load_tokenizer, remote_bbh
 from .errors import LeakresError
 from .external_base import external_base_evaluation
+from .fact_check import FactIndex
 from .pipeline import Benchmark
-from .records import FactKey, Record, fact_key
+from .records import Record, fact_key
 from .store import CellStore, fingerprint
 
 #: the label of the supplied model in results.json's ``methods`` (it is no unlearn-zoo method)
@@ -125,19 +126,10 @@ def _read_question_set(path: str) -> list[Record]:
         raise LeakresError(f"--questions {qpath}: {exc}") from exc
 
 
-def _resolve(facts: Sequence[dict[str, str]], sh: dict[str, Record], by_key: dict[FactKey, str]):
-    """(SH question id or None, reason) per fact: ids must be SH questions of the set, labels a
-    fact of the source that has an SH question."""
-    out: list[tuple[dict[str, str], str | None, str | None]] = []
-    for fact in facts:
-        if "id" in fact:
-            found = fact["id"] if fact["id"] in sh else None
-            why = None if found else "no SH question with this id in the question set"
-        else:
-            found = by_key.get(fact_key(fact))
-            why = None if found else "not in the knowledge source (no single-hop question for it)"
-        out.append((fact, found, why))
-    return out
+def _resolve(facts: Sequence[dict[str, str]], index: Any):
+    """(fact, SH question id or None, reason) per fact (:class:`~leakres_cli.fact_check.FactIndex`:
+    ids must be SH questions of the set, labels a fact of the source that kg-qgen asks)."""
+    return [(fact, index.question_id(fact), index.reason(fact)) for fact in facts]
 
 
 def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
@@ -154,6 +146,7 @@ def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
         multi = [q for q in all_q if q["type"] in multi_types]
         n_facts = len({fact_key(q["target"]) for q in single})
         shortfall: dict[str, Any] = {}
+        index = FactIndex(single)
     else:
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)
         built_sh = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed)
@@ -163,10 +156,10 @@ def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
             built = kg_qgen.build(graph, types=multi_types, per_type=10**9, seed=cfg.seed)
             multi, rejects = built.questions, rejects + len(built.rejects)
         n_facts, shortfall = len(graph), {}
-    sh_by_id = {q["id"]: q for q in single}
-    by_key = {fact_key(q["target"]): q["id"] for q in single}
-    forget = _resolve(inputs.forget, sh_by_id, by_key)
-    retain = _resolve(inputs.retain, sh_by_id, by_key)
+        index = FactIndex(single, built_sh.rejects, graph)
+    sh_by_id = index.sh_by_id
+    forget = _resolve(inputs.forget, index)
+    retain = _resolve(inputs.retain, index)
     forget_ids = list(dict.fromkeys(i for _, i, _ in forget if i))
     retain_ids = [i for _, i, _ in retain if i and i not in forget_ids]
     forget_keys = {fact_key(sh_by_id[i]["target"]) for i in forget_ids}

@@ -155,9 +155,9 @@ def run_command(**params: Any) -> None:
     lock = RunLock(out_dir, name=cell_lock_name(chosen.id) if chosen is not None else LOCK_NAME)
     try:
         # Resolve the models before the long stages so a bad name fails in a second, not after building data.
-        from ..models import resolve_model
+        from ..models import check_model  # a path first; a Hub id in the cache or on the Hub
 
-        model_paths = {name: resolve_model(name) for name in grid_models(cfg)}
+        model_paths = {name: check_model(name) for name in grid_models(cfg)}
         lock.acquire()
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         if chosen is not None:
