@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from leakres_cli import evaluate
 from leakres_cli.main import cli
+from leakres_cli.schema import validate_results
+from test_run_api import _without_wall_clock
 
 COMMON = ["--quiet", "--types", "SH,HS", "--sh-pool", "30", "--max-new-tokens", "8",
           "--bootstrap", "200", "--seed", "0", "--attacks", "probab"]  # fmt: skip
@@ -80,6 +83,17 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     assert got["eval"]["facts_excluded"] == []
     assert (out / "summary.md").read_text().count("## Bring your own model") == 1
     assert (out / "report.html").is_file()
+    validate_results(got)  # the shipped JSON Schema (issue 39)
+
+    # leakres_cli.evaluate is the same path: on the same directory it reuses every cell and writes
+    # the same results.json, wall-clock fields aside
+    done = evaluate(
+        "smollm2-135m-instruct", str(models / "ga"), models / "forget.jsonl", out,
+        retain=models / "retain.jsonl", questions=models, label="ga", types=("SH", "HS"),
+        sh_pool=30, max_new_tokens=8, bootstrap=200, seed=0, attacks=("probab",),
+    )  # fmt: skip
+    assert _without_wall_clock(done.results) == _without_wall_clock(got)
+    assert done.results_json == out / "results.json" and done.report_html is not None
 
 
 def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
@@ -169,6 +183,28 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     assert [d[0] for d in direct] == [answers[i] for i in ids]
     base_answers = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]
     assert any(answers[i] != base_answers[i] for i in ids), "the adapter changed nothing"
+
+
+def test_saved_models_pushed_to_the_hub_stand_in(saved_run, monkeypatch) -> None:
+    """`leakres run --save-models --push-to-hub REPO` on the saved run's directory (every cell
+    reused): OUT/models goes to the Hub, here a recording stand-in (the Hub is not reachable from
+    the test machines; test_hub_push.py has the stand-in and the refusals)."""
+    import huggingface_hub
+    from test_hub_push import SECRET, RecordingHfApi
+
+    run, _ = saved_run
+    RecordingHfApi.calls = []
+    monkeypatch.setattr(huggingface_hub, "HfApi", RecordingHfApi)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_TOKEN", SECRET)
+    result = _invoke([*RUN, "--out", str(run), "--push-to-hub", "org/leakres-ga"])
+    assert result.exit_code == 0, result.output
+    assert "Pushed" in result.output and SECRET not in result.output
+    (upload,) = [kw for name, kw in RecordingHfApi.calls if name == "upload_folder"]
+    assert Path(upload["folder_path"]) == run / "models" and upload["path_in_repo"] is None
+    assert {"ga/model.safetensors", "forget.jsonl", "retain.jsonl", "questions.jsonl"} <= set(
+        upload["files"]
+    )
 
 
 # ---------------------------------------------------------------- inputs, without a model
@@ -297,10 +333,19 @@ def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
         assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
     probab = got["methods"]["ga"]["attacks"]["probab"]
     assert probab["settings"]["engine"]["base_url"] == server.base_url  # sampled on the server
+    summary = (tmp_path / "eval" / "summary.md").read_text()
+    assert "- attack quantization skipped: needs the unlearned model's weights" in summary
+    # labelled as what it is (issue 39): no "full fine-tuning", no training row of unknowns
+    assert "black box behind an endpoint (trained elsewhere) |" in summary
+    assert "full fine-tuning" not in summary and "None None" not in summary
     assert (
-        "- attack quantization skipped: needs the unlearned model's weights"
-        in (tmp_path / "eval" / "summary.md").read_text()
+        "- ga: black box behind an endpoint (trained elsewhere), no unlearn-zoo record" in summary
     )
+    # keyed on the served model: its id and a greedy probe through the endpoint
+    served = got["weights"]["unlearned"]
+    assert served["model"] == server.served_model and server.served_model in served["served"]
+    assert served["probe"] and len(served["sha256"]) == 64
+    validate_results(got)
 
 
 def test_both_models_served_through_engine_openai(saved_run, tmp_path: Path) -> None:

@@ -130,6 +130,7 @@ class Benchmark:
             retain,
             progress=self.progress,
             output_dir=saved,
+            tracking_dir=self.out_dir / "tracking",
         )
 
     def judge(
@@ -201,6 +202,10 @@ class Benchmark:
             self.generation.close()  # no server outlives the run, even on an error or Ctrl-C
         results["engine"] = self.generation.describe()
         results["weights"] = self.store.weights()  # the content hashes the cells are keyed on
+        if self.cfg.report_to != "none":  # the run's metrics to the tracker (--report-to)
+            from .tracking import log_run_metrics
+
+            log_run_metrics(results, self.cfg.report_to, self.out_dir / "tracking")
         return results
 
     def _run(self) -> dict[str, Any]:

@@ -138,6 +138,14 @@ def validate_names(cfg: RunConfig) -> None:
 
     from .judging import needs_endpoint
 
+    if getattr(cfg, "report_to", "none") != "none":  # its package, before any work
+        from unlearn_zoo.tracking import check_report_to
+
+        try:
+            check_report_to(cfg.report_to)
+        except ValueError as exc:
+            raise LeakresError(f"--report-to: {exc}") from exc
+
     for registry, names, over in (("unlearn_zoo", cfg.methods, cfg.method_overrides),
                                   ("recover_attacks", cfg.attacks, cfg.attack_overrides)):  # fmt: skip
         if not names:  # unlearn-zoo's import alone takes seconds (peft): only when names need it

@@ -172,6 +172,7 @@ def eval_command(**params: Any) -> None:
 
     adapter, is_checkpoint = unlearned_is_checkpoint(inputs.unlearned)
     # paths, then the facts the source can ask: seconds, before any model or endpoint work
+    _check_black_box_options(inputs, cfg, adapter, contact=False)  # option combinations
     preflight(cfg, inputs, is_checkpoint, check_only=params["check_only"])
     _validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
     _check_black_box_options(inputs, cfg, adapter)
@@ -243,9 +244,9 @@ def _eval_config(
     return cfg, skipped
 
 
-def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
-    """One-line errors for what cannot work with black-box models, then one request to each
-    endpoint (dead, refusing the key, or not serving the named model), before any work."""
+def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool, contact: bool = True) -> None:
+    """One-line errors for what cannot work with black-box models, then (``contact``) one request
+    to each endpoint (dead, refusing the key, or not serving the named model), before any work."""
     from ..black_box import check_endpoint, load_tokenizer
 
     base_remote, unlearned_remote = inputs.base_endpoint is not None, inputs.endpoint is not None
@@ -264,6 +265,8 @@ def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
             f"the unlearned model {inputs.unlearned} is a peft adapter: it needs the weights it "
             "attaches to (--adapter-base MODEL), and the base is behind --base-endpoint"
         )
+    if not contact:
+        return
     if base_remote:
         check_endpoint("--base-endpoint", inputs.base_endpoint, cfg.model)
         option = "--tokenizer" if inputs.tokenizer else "--base"

@@ -122,6 +122,15 @@ PREFLIGHT_GIVEN = (
     default=None,
     help="CPUs of the local Ray instance [all cores].",
 )
+@click.option(
+    "--push-to-hub",
+    "push_to_hub",
+    default=None,
+    metavar="REPO",
+    help="With --save-models: upload OUT/models (the unlearned models and the facts that "
+    "reproduce the run) to the private Hub model repository REPO after the run "
+    "(token: $HF_TOKEN or `huggingface-cli login`).",
+)
 def run_command(**params: Any) -> None:
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
@@ -142,6 +151,10 @@ def run_command(**params: Any) -> None:
 
     # Before --out is created or locked: a refused run leaves nothing behind.
     preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
+    if params["push_to_hub"] is not None:  # no token, offline, no --save-models: refused now
+        from ..hub import check_push
+
+        token = check_push(params["push_to_hub"], cfg.save_models)
     chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
     if chosen is not None and params["executor"] != "local":
         raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
@@ -177,10 +190,25 @@ def run_command(**params: Any) -> None:
                 model_config(cfg, name), run_dir(cfg, out_dir, name), quiet, model_paths[name],
                 engine_options,
             )  # fmt: skip
+        if params["push_to_hub"] is not None:
+            _push(cfg, out_dir, params["push_to_hub"], token)
     finally:
         lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
         _remove_unused(out_dir, created, lock.path.name)
+
+
+def _push(cfg: RunConfig, out_dir: Path, repo: str, token: str) -> None:
+    """The saved models of every grid model to ``repo`` (one model: at its root)."""
+    from ..grid import grid_models, run_dir
+    from ..hub import push_models
+
+    dirs = {name: run_dir(cfg, out_dir, name) for name in grid_models(cfg)}
+    single = len(dirs) == 1
+    folders = {("" if single else d.name): d / "models" for d in dirs.values()}
+    click.echo(
+        f"Pushed {', '.join(map(str, folders.values()))} to {push_models(folders, repo, token)}"
+    )
 
 
 def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
