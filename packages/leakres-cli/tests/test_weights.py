@@ -11,7 +11,8 @@ import pytest
 import torch
 from leakres_cli.config import RunConfig
 from leakres_cli.pipeline import Benchmark
-from leakres_cli.weights import CACHE_FILE, digest_key, model_digest
+from leakres_cli.store import digest_key
+from leakres_cli.weights import CACHE_FILE, model_digest
 from safetensors.torch import save_file
 
 

@@ -299,7 +299,6 @@ def dataset_card(
 ) -> str:
     """The dataset card (``README.md`` with the hub's YAML header) of an HF export; ``facts``: the
     fact files exported beside the questions (:data:`FACT_FILES`), one config each."""
-    facts = facts or []
     source = (manifest.get("source") or {}).get("name")
     known = SOURCE_LICENSES.get(str(source))
     if license_id is None:
@@ -309,7 +308,7 @@ def dataset_card(
     types = _types_of(questions)
     counts = Counter(q["type"] for q in questions)
     config = manifest.get("config") or {}
-    header = _card_header(license_id, types, facts)
+    header = _card_header(license_id, types, facts or [])
     table = "\n".join(
         f"| {t} | {type_name(t)} | {get_question_type(t).answer_kind} | {counts[t]} |"
         for t in types
@@ -334,7 +333,7 @@ def dataset_card(
         "",
         f"Total: {len(questions)} questions. Fields: {fields}.",
         "",
-        *_facts_line(facts),
+        *_facts_line(facts or []),
         f"**Licence:** `{license_id}` ({license_note}).",
         "",
         f"**Verification:** {_verify_line(report)}.",

@@ -7,8 +7,9 @@ unlearned elsewhere). results.json's layout: ``leakres_cli/data/results.schema.j
 (``results_schema()``, ``SCHEMA_VERSION``).
 """
 
-from .api import RunResult, evaluate, run_benchmark
+from .api import RunResult, run_benchmark
 from .config import RunConfig, preset_config
+from .eval_api import evaluate
 from .schema import SCHEMA_VERSION, results_schema
 from .version import __version__
 

@@ -24,7 +24,7 @@ from typing import Any
 from .black_box import RemoteModel, endpoint_router, load_tokenizer, remote_bbh
 from .errors import LeakresError
 from .external_base import external_base_evaluation
-from .fact_check import FactIndex
+from .fact_check import FactIndex, read_question_set
 from .pipeline import Benchmark
 from .records import Record, fact_key
 from .store import CellStore, fingerprint
@@ -113,19 +113,6 @@ def read_facts(path: str | Path) -> list[dict[str, str]]:
     return facts
 
 
-def _read_question_set(path: str) -> list[Record]:
-    from kg_qgen.records import read_records
-
-    p = Path(path)
-    qpath = p / "questions.jsonl" if p.is_dir() else p
-    if not qpath.is_file():
-        raise LeakresError(f"--questions {path}: no questions.jsonl (not a kg-qgen set folder?)")
-    try:
-        return read_records(qpath, require=("id", "type", "question", "answer"))
-    except (ValueError, KeyError) as exc:
-        raise LeakresError(f"--questions {qpath}: {exc}") from exc
-
-
 def _resolve(facts: Sequence[dict[str, str]], index: Any):
     """(fact, SH question id or None, reason) per fact (:class:`~leakres_cli.fact_check.FactIndex`:
     ids must be SH questions of the set, labels a fact of the source that kg-qgen asks)."""
@@ -141,7 +128,7 @@ def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
     multi_types = tuple(t for t in cfg.types if t != "SH")
     rejects = 0
     if inputs.questions is not None:
-        all_q = _read_question_set(inputs.questions)
+        all_q = read_question_set(inputs.questions)
         single = [q for q in all_q if q["type"] == "SH"]
         multi = [q for q in all_q if q["type"] in multi_types]
         n_facts = len({fact_key(q["target"]) for q in single})

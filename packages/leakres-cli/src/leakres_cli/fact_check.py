@@ -21,8 +21,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from .errors import LeakresError
 from .records import FactKey, Record, fact_key
 
 
@@ -86,13 +88,25 @@ class FactIndex:
         return f"not in the knowledge source (it has no '{r}' fact about {s})"
 
 
+def read_question_set(path: str) -> list[Record]:
+    """The questions of a kg-qgen set folder (or its questions.jsonl); one-line errors."""
+    from kg_qgen.records import read_records
+
+    p = Path(path)
+    qpath = p / "questions.jsonl" if p.is_dir() else p
+    if not qpath.is_file():
+        raise LeakresError(f"--questions {path}: no questions.jsonl (not a kg-qgen set folder?)")
+    try:
+        return read_records(qpath, require=("id", "type", "question", "answer"))
+    except (ValueError, KeyError) as exc:
+        raise LeakresError(f"--questions {qpath}: {exc}") from exc
+
+
 def source_index(cfg: Any, questions: str | None = None) -> tuple[FactIndex, list[Record]]:
     """The :class:`FactIndex` of a ``--questions`` set (read) or of ``cfg.source`` (kg-qgen's SH
     build over every fact), and the set's questions (empty for a source)."""
     if questions is not None:
-        from .external import _read_question_set
-
-        all_q = _read_question_set(questions)
+        all_q = read_question_set(questions)
         return FactIndex([q for q in all_q if q["type"] == "SH"]), all_q
     import kg_qgen
 

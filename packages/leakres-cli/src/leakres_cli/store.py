@@ -27,6 +27,15 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
+def digest_key(weights: dict[str, Any]) -> str:
+    """The short key of a ``{role: digest}`` record (:mod:`leakres_cli.weights`) that a cell stores:
+    the content hashes only (a model moved elsewhere with the same bytes keeps its cells; one with
+    no local copy is keyed on its name)."""
+    return fingerprint(
+        {role: d.get("sha256") or f"name:{d.get('model')}" for role, d in weights.items()}
+    )
+
+
 def _umask() -> int:
     # os.umask can only be read by setting it; done once, at import, before any thread starts.
     mask = os.umask(0)
@@ -127,8 +136,6 @@ class CellStore:
         return self._weights
 
     def weights_key(self) -> str | None:
-        from .weights import digest_key
-
         weights = self.weights()
         return None if weights is None else digest_key(weights)
 

@@ -9,7 +9,7 @@ safetensors copy. Each file is hashed streamed (sha256, 1 MiB reads) and the has
 call on unchanged files reads no weights (any write changes the ctime too). :func:`endpoint_digest` keys a model behind an endpoint on
 what a black box offers: the served model list and a fixed short greedy completion.
 
-:func:`digest_key` turns a digest record into the short key a cell stores (``store.CellStore``).
+:func:`leakres_cli.store.digest_key` turns a digest record into the short key a cell stores.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LeakresError
-from .store import fingerprint, write_json_atomic
+from .store import write_json_atomic
 
 #: the files whose bytes are a model's weights (or decide how an adapter applies to them)
 WEIGHT_PATTERNS = ("*.safetensors", "*.bin", "*.gguf", "*.pt", "adapter_config.json")
@@ -163,11 +163,3 @@ def endpoint_digest(url: str, model: str) -> dict[str, Any]:
         **record,
         "sha256": hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest(),
     }
-
-
-def digest_key(weights: dict[str, Any]) -> str:
-    """The short key of a ``{role: digest}`` record that a cell stores (names and hashes only: a
-    path moved elsewhere with the same bytes keeps its cells)."""
-    return fingerprint(
-        {role: d.get("sha256") or f"name:{d.get('model')}" for role, d in weights.items()}
-    )

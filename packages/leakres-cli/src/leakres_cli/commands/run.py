@@ -131,6 +131,7 @@ PREFLIGHT_GIVEN = (
     "reproduce the run) to the private Hub model repository REPO after the run "
     "(token: $HF_TOKEN or `huggingface-cli login`).",
 )
+# long: the command's order (checks, lock, grid, push) reads as one sequence; each step is a helper
 def run_command(**params: Any) -> None:
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
@@ -151,10 +152,7 @@ def run_command(**params: Any) -> None:
 
     # Before --out is created or locked: a refused run leaves nothing behind.
     preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
-    if params["push_to_hub"] is not None:  # no token, offline, no --save-models: refused now
-        from ..hub import check_push
-
-        token = check_push(params["push_to_hub"], cfg.save_models)
+    token = _push_token(params["push_to_hub"], cfg)  # --push-to-hub: refused now, not after
     chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
     if chosen is not None and params["executor"] != "local":
         raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
@@ -190,16 +188,28 @@ def run_command(**params: Any) -> None:
                 model_config(cfg, name), run_dir(cfg, out_dir, name), quiet, model_paths[name],
                 engine_options,
             )  # fmt: skip
-        if params["push_to_hub"] is not None:
-            _push(cfg, out_dir, params["push_to_hub"], token)
+        _push(cfg, out_dir, params["push_to_hub"], token)
     finally:
         lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
         _remove_unused(out_dir, created, lock.path.name)
 
 
-def _push(cfg: RunConfig, out_dir: Path, repo: str, token: str) -> None:
-    """The saved models of every grid model to ``repo`` (one model: at its root)."""
+def _push_token(repo: str | None, cfg: RunConfig) -> str | None:
+    """The Hub token for ``--push-to-hub`` (None without it); no token, offline or no
+    --save-models is a one-line error before any work."""
+    if repo is None:
+        return None
+    from ..hub import check_push
+
+    return check_push(repo, cfg.save_models)
+
+
+def _push(cfg: RunConfig, out_dir: Path, repo: str | None, token: str | None) -> None:
+    """The saved models of every grid model to ``repo`` (one model: at its root); nothing
+    without ``--push-to-hub``."""
+    if repo is None or token is None:
+        return
     from ..grid import grid_models, run_dir
     from ..hub import push_models
 
