@@ -85,7 +85,10 @@ def _write(path: Path, facts: list[dict[str, str]]) -> Path:
     return path
 
 
-def test_check_only_prints_the_table_and_loads_nothing(tmp_path: Path) -> None:
+def test_check_only_prints_the_table_and_loads_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(tmp_path / "cache"))  # no converted model there
     facts = _facts(_builtin_index())
     forget = _write(tmp_path / "forget.jsonl", list(facts.values()))
     out = tmp_path / "out"
@@ -110,6 +113,7 @@ def test_check_only_prints_the_table_and_loads_nothing(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     assert "1 of 1 facts can be asked" in result.output and not out.exists()
+    assert not (tmp_path / "cache" / "models").exists()  # the GGUF was not converted (not loaded)
 
 
 def _cli(args: list[str]) -> tuple[subprocess.CompletedProcess, float]:

@@ -21,7 +21,7 @@ from ..errors import LeakresError
 
 def _model_rows(cfg: Any, inputs: Any, is_checkpoint: bool) -> list[tuple[str, str, str]]:
     """(option, value, verdict) per model option; the verdict is ``ok (...)`` or the error."""
-    from ..models import check_model
+    from ..models import MODELS, _gguf_path, check_model
 
     options: list[tuple[str, str | None, bool]] = [
         ("--base", cfg.model, inputs.base_endpoint is None),
@@ -39,6 +39,9 @@ def _model_rows(cfg: Any, inputs: Any, is_checkpoint: bool) -> list[tuple[str, s
             rows.append((option, value, f"ok ({why})"))
             continue
         try:
+            if value in MODELS:  # registered: its GGUF is there (converting it would load it)
+                rows.append((option, value, f"ok (registered, {_gguf_path(MODELS[value])})"))
+                continue
             rows.append((option, value, f"ok ({check_model(value)})"))
         except LeakresError as exc:
             rows.append((option, value, f"error: {exc}"))
