@@ -550,7 +550,8 @@ def test_black_box_option_errors(tmp_path: Path) -> None:
          "is a peft adapter: it needs the weights it attaches to (--adapter-base MODEL)"),
         (["--unlearned", "x", "--base-endpoint", "127.0.0.1:9/v1"],
          "--base-endpoint expects an http(s)://host[:port]/v1 URL"),
-        (["--unlearned", "x", "--base-endpoint", dead],
+        # a local unlearned model that exists (model paths are checked first, before endpoints)
+        (["--unlearned", "smollm2-135m-instruct", "--base-endpoint", dead],
          "--base-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),
         (["--unlearned", "x", "--unlearned-endpoint", dead],
          "--unlearned-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),

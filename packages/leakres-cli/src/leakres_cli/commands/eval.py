@@ -265,6 +265,16 @@ def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool, contact: bool
             f"the unlearned model {inputs.unlearned} is a peft adapter: it needs the weights it "
             "attaches to (--adapter-base MODEL), and the base is behind --base-endpoint"
         )
+    for option, url in (
+        ("--base-endpoint", inputs.base_endpoint),
+        ("--unlearned-endpoint", inputs.endpoint),
+    ):
+        if url is not None and not url.startswith(("http://", "https://")):
+            from ..redact import redact_url
+
+            raise LeakresError(
+                f"{option} expects an http(s)://host[:port]/v1 URL, got {redact_url(url)}"
+            )
     if not contact:
         return
     if base_remote:
