@@ -147,7 +147,9 @@ def check_model(name_or_path: str, *, timeout: float = 10.0) -> str:
     the local Hugging Face cache, else (not offline) the Hub's model info; a one-line LeakresError
     ("no such directory ..., and no Hugging Face model ...") otherwise."""
     resolved = resolve_model(name_or_path)
-    if resolved != name_or_path or Path(name_or_path).exists():
+    # only a name of the Hub id form that is neither registered nor a local path is asked about
+    is_hub_id = name_or_path not in MODELS and "/" in name_or_path
+    if not is_hub_id or resolved != name_or_path or Path(name_or_path).exists():
         return resolved
     from huggingface_hub import try_to_load_from_cache
 
