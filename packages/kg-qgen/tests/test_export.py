@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from kg_qgen.cli import main
 from kg_qgen.errors import KgQgenInputError
-from kg_qgen.export import export_hf, export_lm_eval
+from kg_qgen.export import PAPER_TITLE, export_hf, export_lm_eval, type_name
 from kg_qgen.lm_eval_task import leak_match, normalise, read_questions
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build, save
@@ -46,10 +46,59 @@ def test_hf_export_loads_with_datasets_and_has_a_card(built_set: Path, tmp_path:
     assert mt["id"] == loaded["MT"]["id"] and "conditionals" in mt.column_names
     card = (out / "README.md").read_text()
     assert card.startswith("---\nlicense: apache-2.0\n")
-    assert "| MT | modus tollens (two options) | 4 |" in card
+    assert "| MT | Modus Tollens | options | 4 |" in card
+    for t in QUESTION_TYPES:  # the registry's names (the paper's), no other wording
+        assert f"| {t} | {type_name(t)} |" in card
+    assert "## Citation" in card and PAPER_TITLE in card
+    # a kg-qgen build carries its own seeded forget/retain split: exported beside the questions
+    assert "- config_name: forget_facts" in card and "`facts_forget.jsonl`" in card
+    forget = datasets.load_dataset(
+        str(out), "forget_facts", split="test", cache_dir=str(tmp_path / "c")
+    )
+    assert forget.num_rows == len((built_set / "facts_forget.jsonl").read_text().splitlines()) > 0
     assert "`builtin`" in card and "generator `template`" in card
     assert "`kg-qgen verify` passed on 28 questions" in card
     assert json.loads((out / "verify_report.json").read_text())["ok"] is True
+
+
+#: the paper's names of the types (section 3), as kg-qgen's registry holds them
+PAPER_NAMES = {
+    "SH": "Single hop",
+    "HS": "Hypothetical Syllogism",
+    "MP": "Modus Ponens",
+    "LL": "Leibniz's Law",
+    "CC": "Conjunctive Composition",
+    "DS": "Disjunctive Syllogism",
+    "MT": "Modus Tollens",
+}
+
+
+def test_type_names_are_the_papers() -> None:
+    assert {t: type_name(t) for t in QUESTION_TYPES} == PAPER_NAMES
+
+
+def test_fact_files_travel_beside_the_questions(built_set: Path, tmp_path: Path) -> None:
+    """A set with forget/retain facts (as `leakres run --save-models` writes): both exports carry
+    them, the card lists them as configs, and `datasets` loads them back."""
+    import shutil
+
+    import datasets
+
+    with_facts = tmp_path / "set"
+    shutil.copytree(built_set, with_facts)
+    sh = [q for q in _questions(built_set) if q["type"] == "SH"]
+    for name, rows in (("forget.jsonl", sh[:2]), ("retain.jsonl", sh[2:])):
+        (with_facts / name).write_text("".join(json.dumps(q["target"]) + "\n" for q in rows))
+    hf = export_hf(with_facts, tmp_path / "hf")
+    card = (hf / "README.md").read_text()
+    assert "- config_name: forget_facts" in card and "`forget.jsonl` and `retain.jsonl`" in card
+    forget = datasets.load_dataset(
+        str(hf), "forget_facts", split="test", cache_dir=str(tmp_path / "c")
+    )
+    assert [dict(r) for r in forget] == [q["target"] for q in sh[:2]]
+    lm = export_lm_eval(with_facts, tmp_path / "lm")
+    assert (lm / "retain.jsonl").read_text() == (with_facts / "retain.jsonl").read_text()
+    assert "`forget.jsonl` and `retain.jsonl`" in (lm / "README.md").read_text()
 
 
 def test_export_never_replaces_what_is_not_an_export(built_set: Path, tmp_path: Path) -> None:
@@ -113,6 +162,11 @@ def test_lm_eval_harness_loads_and_runs_the_tasks(built_set: Path, tmp_path: Pat
     tasks = manager.load(["kgqgen"])  # the group: every type's config goes through TaskConfig
     built = json.dumps(str(tasks))
     assert all(name in built for name in names)
+    # the aliases the harness prints are the paper's type names (kg-qgen's registry)
+    aliases = {name: task.config.task_alias for name, task in tasks["tasks"].items()}
+    assert aliases == {f"kgqgen_{t.lower()}": f"{t}: {PAPER_NAMES[t]}" for t in QUESTION_TYPES}
+    readme = (out / "README.md").read_text()
+    assert 'pip install "lm-eval[hf]' in readme and PAPER_TITLE in readme
 
     from test_llm_transformers import _gguf_path
 
@@ -143,5 +197,6 @@ def test_lm_eval_harness_loads_and_runs_the_tasks(built_set: Path, tmp_path: Pat
             float(leak_match(raw, doc["answer"], doc["answer_aliases"], doc["options"]))
         )
         assert sample["leak_match"] == verdicts[-1]
+    assert result["results"]["kgqgen_sh"]["alias"] == "SH: Single hop"
     score = result["results"]["kgqgen_sh"]["leak_match,leakres-normalised"]
     assert score == pytest.approx(sum(verdicts) / 3)

@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from leakres_cli import evaluate
 from leakres_cli.main import cli
+from leakres_cli.schema import validate_results
+from test_run_api import _without_wall_clock
 
 COMMON = ["--quiet", "--types", "SH,HS", "--sh-pool", "30", "--max-new-tokens", "8",
           "--bootstrap", "200", "--seed", "0", "--attacks", "probab"]  # fmt: skip
@@ -60,6 +63,9 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     result = _invoke(_eval_args(run, models / "ga", out, "--label", "ga"))
     assert result.exit_code == 0, result.output
     got = json.loads((out / "results.json").read_text())
+    # what was scored: the weights' hashes (issue 39), the base's as the run recorded it
+    assert got["weights"]["base"] == expected["weights"]["base"]
+    assert list(got["weights"]["unlearned"]["files"]) == ["model.safetensors"]
     assert got["forget_facts"] == expected["forget_facts"]
     assert got["retain_facts"] == expected["retain_facts"]
     assert got["scored_questions"] == expected["scored_questions"]
@@ -77,6 +83,17 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     assert got["eval"]["facts_excluded"] == []
     assert (out / "summary.md").read_text().count("## Bring your own model") == 1
     assert (out / "report.html").is_file()
+    validate_results(got)  # the shipped JSON Schema (issue 39)
+
+    # leakres_cli.evaluate is the same path: on the same directory it reuses every cell and writes
+    # the same results.json, wall-clock fields aside
+    done = evaluate(
+        "smollm2-135m-instruct", str(models / "ga"), models / "forget.jsonl", out,
+        retain=models / "retain.jsonl", questions=models, label="ga", types=("SH", "HS"),
+        sh_pool=30, max_new_tokens=8, bootstrap=200, seed=0, attacks=("probab",),
+    )  # fmt: skip
+    assert _without_wall_clock(done.results) == _without_wall_clock(got)
+    assert done.results_json == out / "results.json" and done.report_html is not None
 
 
 def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
@@ -119,17 +136,35 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     )
     args = _eval_args(run, adapter, tmp_path / "eval")
     args[args.index("--forget") + 1] = str(forget)
+    # the fact the set cannot ask stops the eval before any model loads (the preflight) ...
     stopped = CliRunner().invoke(cli, args)
     assert stopped.exit_code == 2
-    assert "2 of the given facts cannot be measured" in stopped.output
-    assert "not in the knowledge source" in stopped.output
+    assert "1 of the given facts cannot be asked by the question source" in stopped.output
+    assert (
+        "relation 'capital' is asked by no single-hop question of the question set"
+        in (stopped.output)
+        or "no single-hop question of the question set asks this fact" in stopped.output
+    )
+    assert not (tmp_path / "eval" / "cells" / "base.json").exists()
+    # ... the one the base model does not know, once the base model has answered
+    args[args.index("--forget") + 1] = str(tmp_path / "forget-known-to-set.jsonl")
+    (tmp_path / "forget-known-to-set.jsonl").write_text(
+        (models / "forget.jsonl").read_text() + json.dumps(unknown["target"]) + "\n"
+    )
+    stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 2
+    assert "1 of the given facts cannot be measured" in stopped.output
     assert "the base model does not know it (answered incorrectly" in stopped.output
 
+    args[args.index("--forget") + 1] = str(forget)
     result = _invoke([*args, "--allow-fewer"])
     assert result.exit_code == 0, result.output
     got = json.loads((tmp_path / "eval" / "results.json").read_text())
     assert got["eval"]["unlearned"]["kind"] == "adapter"
     assert [e["fact"] for e in got["eval"]["facts_excluded"]] == extra
+    assert got["weights"]["unlearned"]["files"].keys() == {
+        "adapter_config.json", "adapter_model.safetensors"
+    }  # fmt: skip
     assert got["forget_facts"] == expected["forget_facts"]
     assert "left out (forget)" in (tmp_path / "eval" / "summary.md").read_text()
 
@@ -148,6 +183,28 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     assert [d[0] for d in direct] == [answers[i] for i in ids]
     base_answers = json.loads((run / "cells" / "base.json").read_text())["payload"]["answers"]
     assert any(answers[i] != base_answers[i] for i in ids), "the adapter changed nothing"
+
+
+def test_saved_models_pushed_to_the_hub_stand_in(saved_run, monkeypatch) -> None:
+    """`leakres run --save-models --push-to-hub REPO` on the saved run's directory (every cell
+    reused): OUT/models goes to the Hub, here a recording stand-in (the Hub is not reachable from
+    the test machines; test_hub_push.py has the stand-in and the refusals)."""
+    import huggingface_hub
+    from test_hub_push import SECRET, RecordingHfApi
+
+    run, _ = saved_run
+    RecordingHfApi.calls = []
+    monkeypatch.setattr(huggingface_hub, "HfApi", RecordingHfApi)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_TOKEN", SECRET)
+    result = _invoke([*RUN, "--out", str(run), "--push-to-hub", "org/leakres-ga"])
+    assert result.exit_code == 0, result.output
+    assert "Pushed" in result.output and SECRET not in result.output
+    (upload,) = [kw for name, kw in RecordingHfApi.calls if name == "upload_folder"]
+    assert Path(upload["folder_path"]) == run / "models" and upload["path_in_repo"] is None
+    assert {"ga/model.safetensors", "forget.jsonl", "retain.jsonl", "questions.jsonl"} <= set(
+        upload["files"]
+    )
 
 
 # ---------------------------------------------------------------- inputs, without a model
@@ -206,7 +263,7 @@ def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> N
         {
             "fact": facts[1],
             "role": "forget",
-            "reason": "not in the knowledge source (no single-hop question for it)",
+            "reason": "not in the knowledge source (it has no subject 'Atlantis')",
         }
     ]
 
@@ -276,10 +333,19 @@ def test_unlearned_model_behind_an_endpoint(saved_run, tmp_path: Path) -> None:
         assert got["methods"]["ga"][key] == expected["methods"]["ga"][key], key
     probab = got["methods"]["ga"]["attacks"]["probab"]
     assert probab["settings"]["engine"]["base_url"] == server.base_url  # sampled on the server
+    summary = (tmp_path / "eval" / "summary.md").read_text()
+    assert "- attack quantization skipped: needs the unlearned model's weights" in summary
+    # labelled as what it is (issue 39): no "full fine-tuning", no training row of unknowns
+    assert "black box behind an endpoint (trained elsewhere) |" in summary
+    assert "full fine-tuning" not in summary and "None None" not in summary
     assert (
-        "- attack quantization skipped: needs the unlearned model's weights"
-        in (tmp_path / "eval" / "summary.md").read_text()
+        "- ga: black box behind an endpoint (trained elsewhere), no unlearn-zoo record" in summary
     )
+    # keyed on the served model: its id and a greedy probe through the endpoint
+    served = got["weights"]["unlearned"]
+    assert served["model"] == server.served_model and server.served_model in served["served"]
+    assert served["probe"] and len(served["sha256"]) == 64
+    validate_results(got)
 
 
 def test_both_models_served_through_engine_openai(saved_run, tmp_path: Path) -> None:
@@ -313,7 +379,7 @@ def test_an_unknown_unlearned_model_fails_before_any_work(tmp_path: Path) -> Non
               "--forget", str(facts), "--out", str(tmp_path / "out")],
     )  # fmt: skip
     assert result.exit_code == 2
-    assert f"unknown model '{tmp_path / 'absent'}'" in result.output
+    assert f"--unlearned model path {tmp_path / 'absent'}: no such directory" in result.output
     assert not (tmp_path / "out").exists()
 
 
@@ -484,7 +550,8 @@ def test_black_box_option_errors(tmp_path: Path) -> None:
          "is a peft adapter: it needs the weights it attaches to (--adapter-base MODEL)"),
         (["--unlearned", "x", "--base-endpoint", "127.0.0.1:9/v1"],
          "--base-endpoint expects an http(s)://host[:port]/v1 URL"),
-        (["--unlearned", "x", "--base-endpoint", dead],
+        # a local unlearned model that exists (model paths are checked first, before endpoints)
+        (["--unlearned", "smollm2-135m-instruct", "--base-endpoint", dead],
          "--base-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),
         (["--unlearned", "x", "--unlearned-endpoint", dead],
          "--unlearned-endpoint http://***@127.0.0.1:9/v1 is unreachable (APIConnectionError)"),

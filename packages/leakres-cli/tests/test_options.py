@@ -28,7 +28,7 @@ RUN_OPTIONS = _flags(
     --max-new-tokens --bootstrap --bbh-tasks --bbh-limit --bbh-cot --data-dir --allow-fewer
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
-    --ray-cpus --save-models
+    --ray-cpus --save-models --report-to --push-to-hub
     """
 )
 PLAN_OPTIONS = _flags(

@@ -47,7 +47,8 @@ def _without_wall_clock(value):
 @pytest.fixture(scope="module")
 def done(tmp_path_factory: pytest.TempPathFactory) -> RunResult:
     out = tmp_path_factory.mktemp("api") / "run"
-    return run_benchmark(preset_config("smoke", **FIELDS), out)
+    # --report-to is run control: the same cells and results.json as without it
+    return run_benchmark(preset_config("smoke", **FIELDS, report_to="tensorboard"), out)
 
 
 def test_run_benchmark_returns_the_record_and_the_paths_it_wrote(done: RunResult) -> None:
@@ -86,3 +87,38 @@ def test_a_refused_configuration_leaves_nothing_behind(tmp_path: Path) -> None:
     with pytest.raises(LeakresError, match="unknown unlearner 'gaa'"):
         run_benchmark(RunConfig(methods=("gaa",)), out)
     assert not out.exists()
+
+
+def test_results_json_validates_against_the_shipped_schema(done: RunResult) -> None:
+    """results.json of a real (smoke-preset) run fits leakres_cli/data/results.schema.json, names
+    its schema_version and records the weights' content hash (issue 39)."""
+    from leakres_cli import SCHEMA_VERSION
+    from leakres_cli.schema import validate_results
+    from leakres_cli.weights import model_digest
+
+    validate_results(done.results)
+    assert done.results["schema_version"] == SCHEMA_VERSION
+    assert (
+        done.results["weights"]["base"]["sha256"] == model_digest("smollm2-135m-instruct")["sha256"]
+    )
+
+
+def test_report_to_tensorboard_logs_the_loss_curve_and_the_metrics(done: RunResult) -> None:
+    """``report_to="tensorboard"``: the trainer's event files hold GA's loss curve (the record's,
+    step by step) and the run's metrics are logged at the end (read back from the event files)."""
+    from tb_events import read_scalars
+
+    ga = done.results["methods"]["ga"]
+    train = read_scalars(done.out_dir / "tracking" / "ga")
+    curve = [c["loss"] for c in ga["unlearn"]["loss_curve"]]
+    logged = sorted(train["train/loss"])
+    assert [s for s, _ in logged] == list(range(1, len(curve) + 1))
+    assert [v for _, v in logged] == pytest.approx(curve, rel=1e-5)
+    from leakres_cli.tracking import flat_metrics
+
+    logged_metrics = read_scalars(done.out_dir / "tracking" / "metrics")
+    expected = flat_metrics(done.results)  # every number of the method's results.json blocks
+    assert "ga/per_type/SH/acc_unlearned/value" in expected
+    assert set(logged_metrics) == set(expected)
+    for tag, value in expected.items():
+        assert logged_metrics[tag] == [(0, pytest.approx(value, rel=1e-6))], tag

@@ -10,7 +10,6 @@ registry imports none of them until a type is looked up.
 
 from __future__ import annotations
 
-from kg_qgen.export import TYPE_NAMES
 from kg_qgen.generate import template
 from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
@@ -66,7 +65,7 @@ def _builtin(
         task=prompts.TYPE_TASKS[code],
         prompt=prompt,
         no_match_reason=NO_MATCH_REASON[code],
-        description=TYPE_NAMES[code],
+        description=rule.name,  # exports show the name (kg_qgen.export.type_name): one source
         multi_hop=multi_hop,
     )
 

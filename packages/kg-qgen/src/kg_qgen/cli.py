@@ -367,6 +367,14 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
     help="hf: the card's licence id [default: from the source; 'other' for user input].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace a previous export at OUT.")
+@click.option(
+    "--push-to-hub",
+    "push_to_hub",
+    default=None,
+    metavar="REPO",
+    help="hf: also upload the export and its card to the Hub dataset repository REPO ($HF_TOKEN).",
+)
+@click.option("--private", is_flag=True, help="With --push-to-hub: create REPO private.")
 def export_cmd(
     directory: Path,
     fmt: str,
@@ -375,9 +383,17 @@ def export_cmd(
     max_gen_toks: int,
     license_id: str | None,
     overwrite: bool,
+    push_to_hub: str | None,
+    private: bool,
 ) -> None:
     """Export a built set: an lm-evaluation-harness task folder, or a Hugging Face dataset."""
     from kg_qgen.export import export_hf, export_lm_eval
+    from kg_qgen.hub import hub_token, push_folder
+
+    if push_to_hub is not None:
+        if fmt != "hf":
+            raise KgQgenInputError("--push-to-hub uploads a dataset: it needs --format hf")
+        hub_token()  # no token (or offline): refused before the export is written
 
     if fmt == "lm-eval":
         path = export_lm_eval(
@@ -387,6 +403,9 @@ def export_cmd(
     else:
         path = export_hf(directory, out, license_id=license_id, overwrite=overwrite)
         click.echo(f"wrote {path} (datasets.load_from_disk)")
+        if push_to_hub is not None:
+            url = push_folder(path, push_to_hub, repo_type="dataset", private=private)
+            click.echo(f"pushed {path} to {url} (datasets.load_dataset('{push_to_hub}', TYPE))")
 
 
 def _fmt(x: float | None) -> str:

@@ -37,16 +37,75 @@ SOURCE_LICENSES = {
     "mquake": ("mit", "MQuAKE (princeton-nlp/MQuAKE), MIT licence"),
 }
 
-# The built-in types' descriptions (kg_qgen.builtin_types registers them; plugins bring their own).
-TYPE_NAMES = {
-    "SH": "single-hop",
-    "HS": "hidden subject (the bridge entity is masked)",
-    "MP": "multi-premise (two facts with one answer)",
-    "LL": "lexical alias (the subject named by another label)",
-    "CC": "causal chain (two hops)",
-    "DS": "disjunctive syllogism (options of one class, all but one eliminated)",
-    "MT": "modus tollens (two options)",
+#: the paper whose benchmark the questions serve (title from the paper text the project ships; the
+#: text names no authors or venue, so the entry carries only what it says)
+PAPER_TITLE = (
+    "Leak-Resistant Unlearning: A New Benchmark for Evaluating Multi-Hop Reasoning Consistency "
+    "and Recovery Robustness"
+)
+CITATION = (
+    "@misc{leak_resistant_unlearning,\n"
+    f"  title = {{{PAPER_TITLE}}},\n"
+    "  note = {Benchmark questions generated with kg-qgen (leakres)}\n"
+    "}"
+)
+#: fact files a set folder may carry beside its questions, per kind, first found wins: the facts a
+#: leakres run chose (`leakres run --save-models` writes them), else kg-qgen's own seeded split
+FACT_FILES = {
+    "forget": ("forget.jsonl", "facts_forget.jsonl"),
+    "retain": ("retain.jsonl", "facts_retain.jsonl"),
 }
+#: the pip line the exported lm-eval tasks need (the harness and its Hugging Face model backend)
+LM_EVAL_INSTALL = 'pip install "lm-eval[hf]>=0.4.13"'
+
+
+def type_name(code: str) -> str:
+    """The type's name as the paper gives it, from kg-qgen's registry (the one source):
+    ``"Modus Tollens"`` for ``MT``; a plugin type's own ``name``."""
+    return get_question_type(code).name
+
+
+def citation_block() -> list[str]:
+    """Markdown lines of the citation section (card and exported READMEs)."""
+    return ["## Citation", "", "```bibtex", CITATION, "```", ""]
+
+
+def fact_files(set_dir: str | Path) -> list[Path]:
+    """The forget/retain fact files beside the set's questions: per kind the first of
+    :data:`FACT_FILES` that exists (absent kinds left out)."""
+    root = Path(set_dir)
+    found = []
+    for names in FACT_FILES.values():
+        path = next((root / n for n in names if (root / n).is_file()), None)
+        if path is not None:
+            found.append(path)
+    return found
+
+
+def _fact_config(name: str) -> str:
+    """``forget.jsonl`` and kg-qgen's ``facts_forget.jsonl`` are both the ``forget_facts`` config."""
+    return name.removesuffix(".jsonl").removeprefix("facts_") + "_facts"
+
+
+def _copy_facts(set_dir: str | Path, tmp: Path) -> list[str]:
+    names = []
+    for path in fact_files(set_dir):
+        shutil.copyfile(path, tmp / path.name)
+        names.append(path.name)
+    return names
+
+
+def _facts_line(names: list[str]) -> list[str]:
+    if not names:
+        return []
+    listed = " and ".join(f"`{n}`" for n in names)
+    return [
+        f"The set's forget/retain facts are beside the questions: {listed} (one "
+        '`{"subject", "relation", "object"}` per line, the `target` of their single-hop question; '
+        "`leakres eval --forget forget.jsonl --retain retain.jsonl --questions .` measures a model "
+        "on exactly them).",
+        "",
+    ]
 
 
 def read_set(
@@ -128,7 +187,7 @@ def task_yaml(name: str, qtype: str, max_gen_toks: int) -> str:
     return "\n".join(
         [
             f"task: {name}_{qtype.lower()}",
-            f"task_alias: {_yaml_scalar(f'{qtype}: {get_question_type(qtype).description}')}",
+            f"task_alias: {_yaml_scalar(f'{qtype}: {type_name(qtype)}')}",
             f"tag: {name}",
             "custom_dataset: !function utils.load_questions",
             "dataset_kwargs:",
@@ -205,21 +264,27 @@ def export_lm_eval(
                 task_yaml(task_prefix, t, max_gen_toks), encoding="utf-8"
             )
         (tmp / f"_{task_prefix}.yaml").write_text(group_yaml(task_prefix, types), encoding="utf-8")
-        rows = "\n".join(f"| `{task_prefix}_{t.lower()}` | {t} | {counts[t]} |" for t in types)
+        facts = _copy_facts(set_dir, tmp)
+        rows = "\n".join(
+            f"| `{task_prefix}_{t.lower()}` | {t} | {type_name(t)} | {counts[t]} |" for t in types
+        )
         (tmp / "README.md").write_text(
             f"# {task_prefix}: kg-qgen question set for lm-evaluation-harness\n\n"
             f"Exported by `kg-qgen export --format lm-eval` from a set built from "
             f"{_source_line(manifest)}; verification: {_verify_line(report)}.\n\n"
-            "| task | type | questions |\n|---|---|---|\n"
+            "| task | type | name | questions |\n|---|---|---|---|\n"
             f"{rows}\n\n"
-            f"```\nlm-eval run --include_path THIS_FOLDER --tasks {task_prefix} "
+            + "".join(line + "\n" for line in _facts_line(facts))
+            + f"```\n{LM_EVAL_INSTALL}   # the harness and its `hf` model backend\n"
+            f"lm-eval run --include_path THIS_FOLDER --tasks {task_prefix} "
             "--model hf --model_args pretrained=MODEL --apply_chat_template\n```\n\n"
             "Greedy decoding, EOS as the only stop, "
             f"{max_gen_toks} new tokens at most (leakres' decoding protocol). The metric "
             "`leak_match` is documented in `utils.py`: a simplified version of leak-metrics' "
             "alias judge (its normalisation, gold mention, wrong option, refusal; not its "
             "negation, alternative and committed-answer rules), so it can differ from "
-            "leakres' accuracy; `leakres eval` gives the benchmark's numbers.\n",
+            "leakres' accuracy; `leakres eval` gives the benchmark's numbers.\n\n"
+            + "\n".join(citation_block()),
             encoding="utf-8",
         )
 
@@ -245,8 +310,10 @@ def dataset_card(
     manifest: dict[str, Any],
     report: dict[str, Any] | None,
     license_id: str | None = None,
+    facts: list[str] | None = None,
 ) -> str:
-    """The dataset card (``README.md`` with the hub's YAML header) of an HF export."""
+    """The dataset card (``README.md`` with the hub's YAML header) of an HF export; ``facts``: the
+    fact files exported beside the questions (:data:`FACT_FILES`), one config each."""
     source = (manifest.get("source") or {}).get("name")
     known = SOURCE_LICENSES.get(str(source))
     if license_id is None:
@@ -256,8 +323,11 @@ def dataset_card(
     types = _types_of(questions)
     counts = Counter(q["type"] for q in questions)
     config = manifest.get("config") or {}
-    header = _card_header(license_id, types)
-    table = "\n".join(f"| {t} | {get_question_type(t).description} | {counts[t]} |" for t in types)
+    header = _card_header(license_id, types, facts or [])
+    table = "\n".join(
+        f"| {t} | {type_name(t)} | {get_question_type(t).answer_kind} | {counts[t]} |"
+        for t in types
+    )
     fields = (
         "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
         "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id} (docs/"
@@ -272,12 +342,13 @@ def dataset_card(
         f"{config.get('per_type', '?')} requested per type. Each question reaches one single-hop "
         "fact (`target`) that an unlearned model should no longer reveal.",
         "",
-        "| split | type | questions |",
-        "|---|---|---|",
+        "| split | type | answer | questions |",
+        "|---|---|---|---|",
         table,
         "",
         f"Total: {len(questions)} questions. Fields: {fields}.",
         "",
+        *_facts_line(facts or []),
         f"**Licence:** `{license_id}` ({license_note}).",
         "",
         f"**Verification:** {_verify_line(report)}.",
@@ -291,11 +362,12 @@ def dataset_card(
         "type, split `test`); score answers with leak-metrics' "
         "alias judge (`leakres eval` measures an unlearned model on these questions).",
         "",
+        *citation_block(),
     ]
     return "\n".join(header + body)
 
 
-def _card_header(license_id: str, types: list[str]) -> list[str]:
+def _card_header(license_id: str, types: list[str], facts: list[str]) -> list[str]:
     """The hub's YAML header lines of the dataset card."""
     return [
         "---",
@@ -309,6 +381,11 @@ def _card_header(license_id: str, types: list[str]) -> list[str]:
         *[
             f"- config_name: {t}\n  data_files:\n  - split: test\n    path: {t}/*.arrow"
             for t in types
+        ],
+        *[
+            f"- config_name: {_fact_config(name)}\n  data_files:\n"
+            f"  - split: test\n    path: facts/{_fact_config(name)}/*.arrow"
+            for name in facts
         ],
         "---",
     ]
@@ -333,13 +410,19 @@ def export_hf(
     def fill(tmp: Path) -> None:
         bars_were_on = datasets.utils.logging.is_progress_bar_enabled()
         datasets.disable_progress_bars()
+        facts = _copy_facts(set_dir, tmp)
         try:
             DatasetDict(splits).save_to_disk(str(tmp))
+            for name in facts:  # also as Arrow (the hub reads one format per repository)
+                rows = [
+                    json.loads(line) for line in (tmp / name).open(encoding="utf-8") if line.strip()
+                ]
+                Dataset.from_list(rows).save_to_disk(str(tmp / "facts" / _fact_config(name)))
         finally:
             if bars_were_on:
                 datasets.enable_progress_bars()
         (tmp / "README.md").write_text(
-            dataset_card(questions, manifest, report, license_id), encoding="utf-8"
+            dataset_card(questions, manifest, report, license_id, facts), encoding="utf-8"
         )
         if report is not None:
             (tmp / "verify_report.json").write_text(

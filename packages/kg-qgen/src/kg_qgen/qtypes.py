@@ -79,7 +79,7 @@ class QuestionType:
         task: one line saying what the LLM generator should write.
         prompt: the type-specific body of the LLM prompt (None: the type has no LLM prompt).
         no_match_reason: why a build may fall short of ``per_type`` questions of this type.
-        description: a short description for exported task files.
+        description: a short description (a plugin's own words; exports show ``name``).
         multi_hop: whether the type counts as multi-hop (MH) in the recovery-rate split.
     """
 

@@ -2,10 +2,24 @@
 
 ``run_benchmark(config, out_dir) -> RunResult`` runs one benchmark from Python (what ``leakres run``
 does for each model of its grid); ``RunConfig`` and ``preset_config`` build its configuration.
+``evaluate(base, unlearned, forget, out_dir, ...) -> RunResult`` is ``leakres eval`` (a model
+unlearned elsewhere). results.json's layout: ``leakres_cli/data/results.schema.json``
+(``results_schema()``, ``SCHEMA_VERSION``).
 """
 
 from .api import RunResult, run_benchmark
 from .config import RunConfig, preset_config
+from .eval_api import evaluate
+from .schema import SCHEMA_VERSION, results_schema
 from .version import __version__
 
-__all__ = ["RunConfig", "RunResult", "__version__", "preset_config", "run_benchmark"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "RunConfig",
+    "RunResult",
+    "__version__",
+    "evaluate",
+    "preset_config",
+    "results_schema",
+    "run_benchmark",
+]

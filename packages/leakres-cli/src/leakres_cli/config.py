@@ -104,6 +104,10 @@ class RunConfig:
         save_models: save each unlearned model into OUT/models/METHOD (ARCHITECTURE.md section 8) when
             it is trained, with the run's forget/retain facts and questions in OUT/models/ (the inputs
             of `leakres eval`). Not part of the cell fingerprint.
+        report_to: experiment tracking: none, tensorboard (event files under OUT/tracking), wandb
+            (offline unless $WANDB_MODE says otherwise) or mlflow ($MLFLOW_TRACKING_URI, default
+            OUT/tracking/mlruns): each method's training curve (the trainer's report_to) and the
+            run's metrics at the end. Not part of the cell fingerprint.
     """
 
     model: str = "smollm2-135m-instruct"
@@ -138,6 +142,7 @@ class RunConfig:
     method_settings: str | None = None
     judge_required: bool = False
     save_models: bool = False
+    report_to: str = "none"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -151,7 +156,9 @@ class RunConfig:
         return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
 
 
-RUN_CONTROL_FIELDS = ("allow_fewer", "save_models")
+RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to")
+#: the trackers of ``--report-to`` (unlearn_zoo.tracking.REPORT_TO, without importing unlearn-zoo)
+REPORT_TO = ("none", "tensorboard", "wandb", "mlflow")
 
 # The full preset's utility subset: a few BBH tasks, a few seeded items each, answer-only prompts
 # (chain-of-thought generations of a 135M model mostly hit the token cap; leak-metrics README).

@@ -24,8 +24,9 @@ from typing import Any
 from .black_box import RemoteModel, endpoint_router, load_tokenizer, remote_bbh
 from .errors import LeakresError
 from .external_base import external_base_evaluation
+from .fact_check import FactIndex, read_question_set
 from .pipeline import Benchmark
-from .records import FactKey, Record, fact_key
+from .records import Record, fact_key
 from .store import CellStore, fingerprint
 
 #: the label of the supplied model in results.json's ``methods`` (it is no unlearn-zoo method)
@@ -112,32 +113,10 @@ def read_facts(path: str | Path) -> list[dict[str, str]]:
     return facts
 
 
-def _read_question_set(path: str) -> list[Record]:
-    from kg_qgen.records import read_records
-
-    p = Path(path)
-    qpath = p / "questions.jsonl" if p.is_dir() else p
-    if not qpath.is_file():
-        raise LeakresError(f"--questions {path}: no questions.jsonl (not a kg-qgen set folder?)")
-    try:
-        return read_records(qpath, require=("id", "type", "question", "answer"))
-    except (ValueError, KeyError) as exc:
-        raise LeakresError(f"--questions {qpath}: {exc}") from exc
-
-
-def _resolve(facts: Sequence[dict[str, str]], sh: dict[str, Record], by_key: dict[FactKey, str]):
-    """(SH question id or None, reason) per fact: ids must be SH questions of the set, labels a
-    fact of the source that has an SH question."""
-    out: list[tuple[dict[str, str], str | None, str | None]] = []
-    for fact in facts:
-        if "id" in fact:
-            found = fact["id"] if fact["id"] in sh else None
-            why = None if found else "no SH question with this id in the question set"
-        else:
-            found = by_key.get(fact_key(fact))
-            why = None if found else "not in the knowledge source (no single-hop question for it)"
-        out.append((fact, found, why))
-    return out
+def _resolve(facts: Sequence[dict[str, str]], index: Any):
+    """(fact, SH question id or None, reason) per fact (:class:`~leakres_cli.fact_check.FactIndex`:
+    ids must be SH questions of the set, labels a fact of the source that kg-qgen asks)."""
+    return [(fact, index.question_id(fact), index.reason(fact)) for fact in facts]
 
 
 def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
@@ -149,11 +128,12 @@ def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
     multi_types = tuple(t for t in cfg.types if t != "SH")
     rejects = 0
     if inputs.questions is not None:
-        all_q = _read_question_set(inputs.questions)
+        all_q = read_question_set(inputs.questions)
         single = [q for q in all_q if q["type"] == "SH"]
         multi = [q for q in all_q if q["type"] in multi_types]
         n_facts = len({fact_key(q["target"]) for q in single})
         shortfall: dict[str, Any] = {}
+        index = FactIndex(single)
     else:
         graph = kg_qgen.load_source(cfg.source, cfg.source_path)
         built_sh = kg_qgen.build(graph, types=("SH",), per_type=10**9, seed=cfg.seed)
@@ -163,10 +143,10 @@ def build_external_questions(cfg: Any, inputs: EvalInputs) -> dict[str, Any]:
             built = kg_qgen.build(graph, types=multi_types, per_type=10**9, seed=cfg.seed)
             multi, rejects = built.questions, rejects + len(built.rejects)
         n_facts, shortfall = len(graph), {}
-    sh_by_id = {q["id"]: q for q in single}
-    by_key = {fact_key(q["target"]): q["id"] for q in single}
-    forget = _resolve(inputs.forget, sh_by_id, by_key)
-    retain = _resolve(inputs.retain, sh_by_id, by_key)
+        index = FactIndex(single, built_sh.rejects, graph)
+    sh_by_id = index.sh_by_id
+    forget = _resolve(inputs.forget, index)
+    retain = _resolve(inputs.retain, index)
     forget_ids = list(dict.fromkeys(i for _, i, _ in forget if i))
     retain_ids = [i for _, i, _ in retain if i and i not in forget_ids]
     forget_keys = {fact_key(sh_by_id[i]["target"]) for i in forget_ids}
@@ -231,11 +211,31 @@ class ExternalBenchmark(Benchmark):
         self.inputs = inputs
         # The cells depend on the supplied model and facts too, not only on the run options.
         self.store = CellStore(
-            out_dir, fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()})
+            out_dir,
+            fingerprint({**cfg.fingerprint_dict(), "eval": inputs.describe()}),
+            self.weights_record,
         )
         if inputs.endpoint is not None or inputs.base_endpoint is not None:
             self.generation = endpoint_router(self.generation)
         self.tokenizer_path: str | None = None
+
+    def weights_record(self) -> dict[str, Any]:
+        """The base and the unlearned model's digests (an endpoint's: its model list and a probe;
+        an adapter's: its files, plus the model it attaches to when that is not ``--base``)."""
+        from .weights import endpoint_digest, model_digest
+
+        inp = self.inputs
+        record = {
+            "base": endpoint_digest(inp.base_endpoint, self.cfg.model)
+            if inp.base_endpoint is not None
+            else model_digest(self.cfg.model),
+            "unlearned": endpoint_digest(inp.endpoint, inp.unlearned)
+            if inp.endpoint is not None
+            else model_digest(inp.unlearned),
+        }
+        if inp.adapter_base is not None and inp.endpoint is None:
+            record["adapter_base"] = model_digest(inp.adapter_base)
+        return record
 
     def model(self) -> tuple[Any, Any]:
         """The base model and tokenizer; a black-box base is a :class:`RemoteModel` (its answers

@@ -177,6 +177,6 @@ def run_cell(
     only = dataclasses.replace(full, methods=() if cell.stage == "base" else (cell.stage,))
     seed_everything(full.seed)
     bench = Benchmark(only, target, progress=progress, engine_options=engine_options)
-    bench.store = CellStore(target, fingerprint(full.fingerprint_dict()))
+    bench.store = CellStore(target, fingerprint(full.fingerprint_dict()), bench.weights_record)
     bench.run()
     return target

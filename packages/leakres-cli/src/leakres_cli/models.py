@@ -111,14 +111,66 @@ def resolve_model(name_or_path: str) -> str:
         if path.is_dir() and (path / "config.json").exists():
             return str(path)
         raise LeakresError(f"model path {path} is not a model (no config.json, not a .gguf file)")
-    if name_or_path.count("/") == 1 and not name_or_path.startswith((".", "/")):
-        return name_or_path  # a Hub id; transformers reports whether it can be fetched
+    if _looks_like_path(name_or_path):
+        raise LeakresError(f"model path {name_or_path}: no such directory")
+    if name_or_path.count("/") == 1:
+        return name_or_path  # a Hub id: check_model asks whether it exists (cache or Hub)
     close = difflib.get_close_matches(name_or_path, list(MODELS), n=1)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     raise LeakresError(
         f"unknown model '{name_or_path}'{hint} Known: {', '.join(sorted(MODELS))}; "
         "or give a local model directory, a .gguf file or a Hugging Face id (org/name)"
     )
+
+
+def _looks_like_path(name: str) -> bool:
+    """Whether a name that is no existing file can only mean a local path: ``./x``, ``/x``, ``~/x``,
+    a trailing slash, a ``.gguf`` name, more than one ``/``, a ``dir/name`` whose ``dir`` exists
+    here, or a ``dir/name`` that is no valid Hugging Face id (the Hub's own rule)."""
+    if name.startswith((".", "/", "~")) or name.endswith(("/", ".gguf")):
+        return True
+    if "/" not in name:
+        return False
+    if name.count("/") > 1 or Path(name).parent.is_dir():
+        return True
+    from huggingface_hub.utils import HFValidationError, validate_repo_id
+
+    try:
+        validate_repo_id(name)
+    except HFValidationError:
+        return True
+    return False
+
+
+def check_model(name_or_path: str, *, timeout: float = 10.0) -> str:
+    """:func:`resolve_model`, and for a Hub id proof that it exists, in seconds, before any work: in
+    the local Hugging Face cache, else (not offline) the Hub's model info; a one-line LeakresError
+    ("no such directory ..., and no Hugging Face model ...") otherwise."""
+    resolved = resolve_model(name_or_path)
+    # only a name of the Hub id form that is neither registered nor a local path is asked about
+    is_hub_id = name_or_path not in MODELS and "/" in name_or_path
+    if not is_hub_id or resolved != name_or_path or Path(name_or_path).exists():
+        return resolved
+    from huggingface_hub import try_to_load_from_cache
+
+    if isinstance(try_to_load_from_cache(name_or_path, "config.json"), str):
+        return resolved
+    nothing = f"no such directory {name_or_path}, and no Hugging Face model '{name_or_path}'"
+    if os.environ.get("HF_HUB_OFFLINE", "").lower() in ("1", "true", "yes", "on"):
+        raise LeakresError(f"{nothing} in the local cache (HF_HUB_OFFLINE is set)")
+    from huggingface_hub import HfApi
+    from huggingface_hub.errors import RepositoryNotFoundError
+
+    try:
+        HfApi().model_info(name_or_path, timeout=timeout)
+    except RepositoryNotFoundError:
+        raise LeakresError(nothing) from None
+    except Exception as exc:  # unreachable Hub, refused token: loading it would fail the same way
+        raise LeakresError(
+            f"no such directory {name_or_path}, and the Hugging Face Hub could not say whether "
+            f"'{name_or_path}' exists ({type(exc).__name__})"
+        ) from None
+    return resolved
 
 
 def load_model(

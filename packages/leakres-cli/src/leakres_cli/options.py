@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from .config import ALL_TYPES, RunConfig
+from .config import ALL_TYPES, REPORT_TO, RunConfig
 from .engines import DTYPES, ENGINES, PROMPT_MODES
 
 
@@ -54,6 +54,7 @@ EXTRA: dict[str, Extra] = {
     "dtype": Extra(type=click.Choice(DTYPES), default_help="preset default: float32; paper: auto"),
     "engine": Extra(type=click.Choice(ENGINES)),
     "engine_prompts": Extra(type=click.Choice(PROMPT_MODES)),
+    "report_to": Extra(type=click.Choice(REPORT_TO), default_help="default: none"),
 }
 
 #: RunConfig fields that are options of `leakres run`, in --help order
@@ -81,6 +82,7 @@ RUN_FIELDS = (
     "data_dir",
     "allow_fewer",
     "save_models",
+    "report_to",
     "engine",
     "engine_cmd",
     "engine_prompts",

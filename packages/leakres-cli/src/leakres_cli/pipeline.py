@@ -68,7 +68,8 @@ class Benchmark:
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
-        self.store = CellStore(out_dir, fingerprint(cfg.fingerprint_dict()))
+        # keyed on the config and on the base model's weights (a model retrained in place reruns)
+        self.store = CellStore(out_dir, fingerprint(cfg.fingerprint_dict()), self.weights_record)
         self.timer = StageTimer()
         self._model: Any = None
         self._tokenizer: Any = None
@@ -97,6 +98,13 @@ class Benchmark:
             self.generation.register(self._model, "base", self.model_path)  # served from its path
         return self._model, self._tokenizer
 
+    def weights_record(self) -> dict[str, Any]:
+        """``{role: digest}`` of the models whose weights the cells depend on (results.json's
+        ``weights``): here the base model; the unlearned ones are trained from it by the run."""
+        from .weights import model_digest
+
+        return {"base": model_digest(self.cfg.model)}
+
     def decoding(self) -> dict[str, Any]:
         return decoding_protocol(self.cfg)
 
@@ -122,6 +130,7 @@ class Benchmark:
             retain,
             progress=self.progress,
             output_dir=saved,
+            tracking_dir=self.out_dir / "tracking",
         )
 
     def judge(
@@ -192,6 +201,11 @@ class Benchmark:
         finally:
             self.generation.close()  # no server outlives the run, even on an error or Ctrl-C
         results["engine"] = self.generation.describe()
+        results["weights"] = self.store.weights()  # the content hashes the cells are keyed on
+        if self.cfg.report_to != "none":  # the run's metrics to the tracker (--report-to)
+            from .tracking import log_run_metrics
+
+            log_run_metrics(results, self.cfg.report_to, self.out_dir / "tracking")
         return results
 
     def _run(self) -> dict[str, Any]:

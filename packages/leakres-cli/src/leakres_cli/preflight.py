@@ -135,13 +135,22 @@ def check(cfg: RunConfig, given: dict[str, Any], *, probe: bool = True) -> None:
 def validate_names(cfg: RunConfig) -> None:
     """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
     from leak_metrics import get_judge
-    from recover_attacks import get_attack
-    from unlearn_zoo import get_unlearner
 
     from .judging import needs_endpoint
 
-    for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
-                                 (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
+    if getattr(cfg, "report_to", "none") != "none":  # its package, before any work
+        from unlearn_zoo.tracking import check_report_to
+
+        try:
+            check_report_to(cfg.report_to)
+        except ValueError as exc:
+            raise LeakresError(f"--report-to: {exc}") from exc
+
+    for registry, names, over in (("unlearn_zoo", cfg.methods, cfg.method_overrides),
+                                  ("recover_attacks", cfg.attacks, cfg.attack_overrides)):  # fmt: skip
+        if not names:  # unlearn-zoo's import alone takes seconds (peft): only when names need it
+            continue
+        factory = _registry_getter(registry)
         for name in names:
             try:
                 factory(name, **over.get(name, {}))
@@ -157,3 +166,14 @@ def validate_names(cfg: RunConfig) -> None:
                 )
     except (KeyError, ValueError, TypeError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
+
+
+def _registry_getter(package: str) -> Any:
+    """unlearn-zoo's ``get_unlearner`` or recover-attacks' ``get_attack``, imported on demand."""
+    if package == "unlearn_zoo":
+        from unlearn_zoo import get_unlearner
+
+        return get_unlearner
+    from recover_attacks import get_attack
+
+    return get_attack

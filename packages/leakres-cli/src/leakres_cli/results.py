@@ -13,6 +13,7 @@ from leak_metrics import labelled_agreement
 from .attacking import context_facts
 from .config import RunConfig
 from .records import Record, fact_key
+from .schema import SCHEMA_VERSION
 from .type_checks import CHANCE_LABEL, coverage, type_checks
 
 LIBRARIES = (
@@ -31,14 +32,40 @@ LIBRARIES = (
 )
 
 
-def library_versions() -> dict[str, str]:
+def library_versions(cfg: RunConfig | None = None) -> dict[str, str]:
+    """The versions of Python, the libraries and (given ``cfg``) every plug-in distribution that
+    provides a name the run uses (:func:`plugin_versions`)."""
     versions = {"python": platform.python_version()}
     for name in LIBRARIES:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = "not installed"
+    if cfg is not None:
+        versions.update({k: v for k, v in plugin_versions(cfg).items() if k not in versions})
     return versions
+
+
+#: the plug-in entry-point groups of the libraries, and the run's names each group can provide
+PLUGIN_GROUPS = {
+    "leakres.unlearners": lambda cfg: cfg.methods,
+    "leakres.attacks": lambda cfg: cfg.attacks,
+    "leakres.judges": lambda cfg: tuple(j.strip() for j in cfg.judge.split(",")),
+    "leakres.question_types": lambda cfg: cfg.types,
+    "leakres.kg_sources": lambda cfg: (cfg.source,),
+}
+
+
+def plugin_versions(cfg: RunConfig) -> dict[str, str]:
+    """``{distribution: version}`` of each installed plug-in whose entry point provides a method,
+    attack, judge, question type or source the run uses (names compared case-insensitively)."""
+    found: dict[str, str] = {}
+    for group, used in PLUGIN_GROUPS.items():
+        names = {str(n).lower() for n in used(cfg)}
+        for ep in metadata.entry_points(group=group):
+            if ep.name.lower() in names and ep.dist is not None:
+                found[ep.dist.name] = ep.dist.version
+    return found
 
 
 @dataclass
@@ -85,12 +112,14 @@ def results_record(
     scored_ids = [q["id"] for qs in chosen.scored.values() for q in qs] + base["retain_ids"]
     checks = type_checks(base, chosen.scored, {"seed": cfg.seed, "n_resamples": cfg.bootstrap})
     return {
+        # the version of results.json's layout (leakres_cli/data/results.schema.json)
+        "schema_version": SCHEMA_VERSION,
         "leakres_version": metadata.version("leakres-cli"),
         "config": cfg.fingerprint_dict(),
         "run_control": {"allow_fewer": cfg.allow_fewer},
         "model_path": run_info["model_path"],
         "seed": cfg.seed,
-        "versions": library_versions(),
+        "versions": library_versions(cfg),
         "decoding": run_info["decoding"],
         "sizes": base["sizes"],
         "dataset": {

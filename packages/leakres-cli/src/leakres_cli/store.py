@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -24,6 +25,15 @@ def fingerprint(obj: Any) -> str:
     """A short stable hash of a JSON-able object (sorted keys)."""
     blob = json.dumps(obj, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def digest_key(weights: dict[str, Any]) -> str:
+    """The short key of a ``{role: digest}`` record (:mod:`leakres_cli.weights`) that a cell stores:
+    the content hashes only (a model moved elsewhere with the same bytes keeps its cells; one with
+    no local copy is keyed on its name)."""
+    return fingerprint(
+        {role: d.get("sha256") or f"name:{d.get('model')}" for role, d in weights.items()}
+    )
 
 
 def _umask() -> int:
@@ -104,9 +114,30 @@ def write_dir_atomic(target: Path, fill: Callable[[Path], None]) -> None:
 class CellStore:
     """Finished cells of one run directory, keyed by a relative name like ``ga/attack-probab``."""
 
-    def __init__(self, root: Path, config_fingerprint: str) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config_fingerprint: str,
+        weights: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
+        """``weights()``: the content hashes of the models the cells score
+        (:mod:`leakres_cli.weights`), computed on first use; a cell written for other weights
+        (a model retrained in place) is stale and recomputed. None: keyed on the config only."""
         self.root = root / "cells"
         self.config_fingerprint = config_fingerprint
+        self._weights_fn = weights
+        self._weights: dict[str, Any] | None = None
+        self._stale_said = False
+
+    def weights(self) -> dict[str, Any] | None:
+        """The ``{role: digest}`` record of the scored models (None: not keyed on weights)."""
+        if self._weights is None and self._weights_fn is not None:
+            self._weights = self._weights_fn()
+        return self._weights
+
+    def weights_key(self) -> str | None:
+        weights = self.weights()
+        return None if weights is None else digest_key(weights)
 
     def _path(self, name: str) -> Path:
         return self.root / f"{name}.json"
@@ -127,12 +158,22 @@ class CellStore:
             )
         if cell["config_fingerprint"] != self.config_fingerprint:
             return None
+        key = self.weights_key()
+        if key is not None and cell.get("weights") != key:
+            if not self._stale_said:  # once per run: every cell of the old weights is recomputed
+                self._stale_said = True
+                sys.stderr.write(
+                    f"{path}: written for other model weights (retrained in place?); recomputing\n"
+                )
+            return None
         return cell["payload"]
 
     def put(self, name: str, payload: Any) -> None:
-        write_json_atomic(
-            self._path(name), {"config_fingerprint": self.config_fingerprint, "payload": payload}
-        )
+        cell = {"config_fingerprint": self.config_fingerprint, "payload": payload}
+        key = self.weights_key()
+        if key is not None:
+            cell["weights"] = key
+        write_json_atomic(self._path(name), cell)
 
     def cached(
         self,

@@ -210,7 +210,7 @@ def _triangle_section(results: dict[str, Any]) -> list[str]:
                      _pct(m["robustness"]), _set_by(m), _pct(m.get("robustness_pooled")),
                      _pct(util.get("ratio")) + (f" ({util['ratio_basis']})" if util.get("ratio_basis") else ""),
                      _pct(util.get("retain_accuracy_ratio")), _bbh(util),
-                     "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning"])  # fmt: skip
+                     training_label(rec)])  # fmt: skip
     parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "",
               "Robustness = 1 - max over every (attack, hop) RR cell (the paper's definition); set by = "
               "the cell at that max; pooled = 1 - max over attacks of RR on all of S_suc (hops pooled, "
@@ -222,18 +222,44 @@ def _triangle_section(results: dict[str, Any]) -> list[str]:
     return parts
 
 
+#: how a model `leakres eval` was given came to be, by its kind (no unlearn-zoo record says more)
+EXTERNAL_KINDS = {
+    "endpoint": "black box behind an endpoint (trained elsewhere)",
+    "adapter": "peft adapter (trained elsewhere)",
+    "attention_shift": "unlearn-zoo AS adapter (trained elsewhere)",
+    "model": "trained elsewhere",
+}
+
+
+def training_label(rec: dict[str, Any]) -> str:
+    """The triangle's "training" cell: LoRA / full fine-tuning for a model unlearn-zoo trained,
+    what is known of one trained elsewhere (`leakres eval` without an unlearn-zoo record)."""
+    if rec.get("method") == "external":
+        kind = (rec.get("external") or {}).get("kind")
+        return EXTERNAL_KINDS.get(str(kind), "trained elsewhere")
+    return "LoRA" if (rec.get("config") or {}).get("use_lora") else "full fine-tuning"
+
+
 def _training_section(results: dict[str, Any]) -> list[str]:
-    """The unlearning run sizes from unlearn-zoo's record."""
+    """The unlearning run sizes from unlearn-zoo's record (a model trained elsewhere has none: one
+    line says so instead of a row of unknowns)."""
     parts: list[str] = []
     rows = []
+    elsewhere = []
     for method, m in results["methods"].items():
+        if (m.get("unlearn") or {}).get("method") == "external":
+            elsewhere.append(f"{method}: {training_label(m['unlearn'])}, no unlearn-zoo record")
+            continue
         tr = m.get("training") or {}
         seen = tr.get("forget_examples_seen")
         rows.append([method, f"{'?' if seen is None else seen}/{tr.get('n_forget', '?')}",
                      tr.get("epochs", "?"), tr.get("epochs_completed", "?"), tr.get("steps", "?"),
                      tr.get("planned_steps", "?"), _yes_no(tr.get("cap_hit")),
                      tr.get("stop_reason", "?"), ", ".join(tr.get("computed_by_cli") or []) or "-"])  # fmt: skip
-    parts += ["## Unlearning run sizes (from unlearn-zoo's record)", "", _table(["method", "forget examples seen", "epochs", "epochs done", "steps", "planned steps", "max_steps cap hit", "stop", "computed by the CLI"], rows), ""]  # fmt: skip
+    parts += ["## Unlearning run sizes (from unlearn-zoo's record)", ""]
+    if rows:
+        parts += [_table(["method", "forget examples seen", "epochs", "epochs done", "steps", "planned steps", "max_steps cap hit", "stop", "computed by the CLI"], rows), ""]  # fmt: skip
+    parts += [*(f"- {line}" for line in elsewhere), *([""] if elsewhere else [])]
     return parts
 
 

@@ -337,6 +337,7 @@ class TuneSearch:
                 {"config": trial_cfg.fingerprint_dict(),
                  "validation": [split["forget_ids"], split["retain_ids"]]}
             ),
+            bench.weights_record,
         )  # fmt: skip
         # The base model is loaded at most once per search, on first need, and shared (unlearn-zoo
         # trains a deep copy); a trial whose stages are all stored loads nothing.

@@ -4,6 +4,7 @@ run-size summary of its record."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from .config import RunConfig
@@ -79,9 +80,11 @@ def unlearn(
     *,
     progress: bool,
     output_dir: Any = None,
+    tracking_dir: Any = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Unlearn ``forget`` from (a copy of) ``model`` with one unlearn-zoo method; with
-    ``output_dir`` unlearn-zoo also saves the model there (ARCHITECTURE.md section 8)."""
+    ``output_dir`` unlearn-zoo also saves the model there (ARCHITECTURE.md section 8); with
+    ``cfg.report_to`` the trainer reports to it, logging under ``tracking_dir/METHOD``."""
     from unlearn_zoo import default_overrides, get_unlearner
 
     # unlearn-zoo's per-model-size defaults first (the paper tunes per method and model), user --set on top.
@@ -97,9 +100,20 @@ def unlearn(
         progress=progress,
         # only when saving: an unlearner that cannot save (a plugin, a test double) still trains
         **({"output_dir": output_dir} if output_dir is not None else {}),
+        **_tracking(cfg, method, tracking_dir),
     )
     result.model.eval()
     return result.model, result.record
+
+
+def _tracking(cfg: RunConfig, method: str, tracking_dir: Any) -> dict[str, Any]:
+    """unlearn-zoo's ``tracking`` keyword under ``--report-to`` (none: no keyword, so a plugin
+    unlearner without it still trains)."""
+    if cfg.report_to == "none" or tracking_dir is None:
+        return {}
+    from unlearn_zoo import Tracking
+
+    return {"tracking": Tracking(cfg.report_to, str(Path(tracking_dir) / method), run_name=method)}
 
 
 def training_summary(record: dict[str, Any] | None, n_forget: int) -> dict[str, Any]:

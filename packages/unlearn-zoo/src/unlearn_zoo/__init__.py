@@ -23,12 +23,15 @@ from unlearn_zoo.registry import (
     list_unlearners,
 )
 from unlearn_zoo.run_types import MethodNeeds
+from unlearn_zoo.tracking import REPORT_TO, Tracking
 from unlearn_zoo.version import __version__
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "REPORT_TO",
     "MethodNeeds",
     "Step",
+    "Tracking",
     "UnknownNameError",
     "UnlearnConfig",
     "UnlearnError",

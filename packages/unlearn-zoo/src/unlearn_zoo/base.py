@@ -42,6 +42,7 @@ from unlearn_zoo.run_types import (
     Wrapped,
     library_versions,
 )
+from unlearn_zoo.tracking import Tracking
 from unlearn_zoo.training import (
     LossGuard,
     QuietProgressCallback,
@@ -198,11 +199,14 @@ class Unlearner:
         retain: Sequence[Example] = (),
         output_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
+        tracking: Tracking | None = None,
     ) -> UnlearnResult:
         """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified.
 
         Only the main process writes ``output_dir`` (the checkpoint format is ARCHITECTURE.md §8).
+        ``tracking``: the trainer's ``report_to`` and its log folder (:mod:`unlearn_zoo.tracking`).
         """
+        self.tracking = tracking or Tracking()
         start = time.perf_counter()
         encoded = self.encode(tokenizer, forget, retain)
         set_seed(self.config.seed)
@@ -293,6 +297,7 @@ class Unlearner:
                 tracker,
             )
             timer = self._add_callbacks(trainer, progress)
+            getattr(self, "tracking", Tracking()).attach(trainer)
             if self.reference is not None:
                 self.reference.prepare(trainer.accelerator)
             t0 = time.perf_counter()
@@ -352,7 +357,7 @@ class Unlearner:
             "optim": "adamw_torch",
             "logging_steps": 1,
             "save_strategy": "no",
-            "report_to": "none",
+            **getattr(self, "tracking", Tracking()).arguments(),  # report_to (default "none")
             "seed": cfg.seed,
             "data_seed": cfg.seed,
             "use_cpu": not torch.cuda.is_available(),

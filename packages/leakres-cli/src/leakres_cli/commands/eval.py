@@ -8,6 +8,7 @@ results.json, summary.md, tables, plots and report.html.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,12 @@ EVAL_FIELDS = (
 )
 @click.option("--fresh", is_flag=True, help="Ignore finished cells in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bars.")
+@click.option(
+    "--check-only",
+    is_flag=True,
+    help="Check the model paths and which facts the question source can ask (the reason per "
+    "fact), print one table and exit (1: something cannot be measured); loads no model.",
+)
 def eval_command(**params: Any) -> None:
     """Measure leak resistance of a model unlearned elsewhere.
 
@@ -154,24 +161,22 @@ def eval_command(**params: Any) -> None:
     results.json (a black-box unlearned model: quantization, relearn, in_context; a black-box
     base: FocusOnKey). With both behind endpoints only Probab remains.
     """
-    from ..external import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG, ExternalBenchmark
+    from ..external import ExternalBenchmark
+    from .eval_check import preflight, unlearned_is_checkpoint
 
     inputs = _eval_inputs(params)
-    cfg, skipped = _eval_config(params, inputs)
+    cfg, skipped = _eval_config(params, inputs, validate=False)
     out_dir: Path = params["out_dir"]
     from ..models import resolve_model
     from ..store import check_writable_dir
 
-    unlearned_dir = Path(inputs.unlearned).expanduser()
-    adapter = unlearned_dir.is_dir() and (unlearned_dir / PEFT_ADAPTER_CONFIG).is_file()
-    is_checkpoint = adapter or (
-        unlearned_dir.is_dir() and (unlearned_dir / AS_ADAPTER_FILE).is_file()
-    )
+    adapter, is_checkpoint = unlearned_is_checkpoint(inputs.unlearned)
+    # paths, then the facts the source can ask: seconds, before any model or endpoint work
+    _check_black_box_options(inputs, cfg, adapter, contact=False)  # option combinations
+    preflight(cfg, inputs, is_checkpoint, check_only=params["check_only"])
+    _validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
     _check_black_box_options(inputs, cfg, adapter)
-    # a bad name fails before any work
     model_path = resolve_model(cfg.model) if inputs.base_endpoint is None else None
-    if inputs.endpoint is None and not is_checkpoint:
-        resolve_model(inputs.unlearned)  # ... and so does a bad unlearned model
     created = check_writable_dir(out_dir)
     lock = RunLock(out_dir)
     try:
@@ -215,15 +220,19 @@ def _eval_inputs(params: dict[str, Any]) -> Any:
     return inputs
 
 
-def _eval_config(params: dict[str, Any], inputs: Any) -> tuple[Any, dict[str, str]]:
-    """The run configuration, and the attacks left out because a model is a black box (why)."""
+def _eval_config(
+    params: dict[str, Any], inputs: Any, *, validate: bool = True
+) -> tuple[Any, dict[str, str]]:
+    """The run configuration, and the attacks left out because a model is a black box (why);
+    ``validate=False``: attack and judge names not checked yet (the caller does, after the
+    preflight that needs no registry)."""
     from ..options import config_values
 
     options = config_values(params, EVAL_FIELDS)
     options.update(model=params["base"], methods=(inputs.label,), n_forget=len(inputs.forget))
     if inputs.retain:
         options["n_retain"] = len(inputs.retain)
-    cfg = build_eval_config(options, tuple(params["overrides"] or ()))
+    cfg = build_eval_config(options, tuple(params["overrides"] or ()), validate=validate)
     from ..black_box import skipped_attacks
 
     skipped = skipped_attacks(
@@ -235,9 +244,9 @@ def _eval_config(params: dict[str, Any], inputs: Any) -> tuple[Any, dict[str, st
     return cfg, skipped
 
 
-def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
-    """One-line errors for what cannot work with black-box models, then one request to each
-    endpoint (dead, refusing the key, or not serving the named model), before any work."""
+def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool, contact: bool = True) -> None:
+    """One-line errors for what cannot work with black-box models, then (``contact``) one request
+    to each endpoint (dead, refusing the key, or not serving the named model), before any work."""
     from ..black_box import check_endpoint, load_tokenizer
 
     base_remote, unlearned_remote = inputs.base_endpoint is not None, inputs.endpoint is not None
@@ -256,6 +265,18 @@ def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool) -> None:
             f"the unlearned model {inputs.unlearned} is a peft adapter: it needs the weights it "
             "attaches to (--adapter-base MODEL), and the base is behind --base-endpoint"
         )
+    for option, url in (
+        ("--base-endpoint", inputs.base_endpoint),
+        ("--unlearned-endpoint", inputs.endpoint),
+    ):
+        if url is not None and not url.startswith(("http://", "https://")):
+            from ..redact import redact_url
+
+            raise LeakresError(
+                f"{option} expects an http(s)://host[:port]/v1 URL, got {redact_url(url)}"
+            )
+    if not contact:
+        return
     if base_remote:
         check_endpoint("--base-endpoint", inputs.base_endpoint, cfg.model)
         option = "--tokenizer" if inputs.tokenizer else "--base"
@@ -278,17 +299,18 @@ def _run_reporting_endpoint_errors(bench: Any) -> dict[str, Any]:
         ) from exc
 
 
-def build_eval_config(options: dict[str, Any], overrides: tuple[str, ...]) -> Any:
+def build_eval_config(
+    options: dict[str, Any], overrides: tuple[str, ...], *, validate: bool = True
+) -> Any:
     """The run configuration of an eval: the smoke preset's defaults, the options, attack --set;
     attacks and judges validated as in `run` (the one method is the supplied model's label, no
     unlearn-zoo name)."""
-    import dataclasses
-
     cfg = preset_config("smoke", **options)
     cfg.models = ()
     _, attack_over = _parse_overrides(overrides, (), cfg.attacks)
     cfg.attack_overrides = {a: attack_over[a] for a in sorted(attack_over)}
-    _validate_names(dataclasses.replace(cfg, methods=()))
+    if validate:
+        _validate_names(dataclasses.replace(cfg, methods=()))
     return cfg
 
 

@@ -122,6 +122,16 @@ PREFLIGHT_GIVEN = (
     default=None,
     help="CPUs of the local Ray instance [all cores].",
 )
+@click.option(
+    "--push-to-hub",
+    "push_to_hub",
+    default=None,
+    metavar="REPO",
+    help="With --save-models: upload OUT/models (the unlearned models and the facts that "
+    "reproduce the run) to the private Hub model repository REPO after the run "
+    "(token: $HF_TOKEN or `huggingface-cli login`).",
+)
+# long: the command's order (checks, lock, grid, push) reads as one sequence; each step is a helper
 def run_command(**params: Any) -> None:
     """Build questions, unlearn, evaluate and attack; write results.json and summary.md into --out.
 
@@ -142,6 +152,7 @@ def run_command(**params: Any) -> None:
 
     # Before --out is created or locked: a refused run leaves nothing behind.
     preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
+    token = _push_token(params["push_to_hub"], cfg)  # --push-to-hub: refused now, not after
     chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
     if chosen is not None and params["executor"] != "local":
         raise LeakresError("--cell runs one cell in this process; drop --executor ray for it")
@@ -155,9 +166,9 @@ def run_command(**params: Any) -> None:
     lock = RunLock(out_dir, name=cell_lock_name(chosen.id) if chosen is not None else LOCK_NAME)
     try:
         # Resolve the models before the long stages so a bad name fails in a second, not after building data.
-        from ..models import resolve_model
+        from ..models import check_model  # a path first; a Hub id in the cache or on the Hub
 
-        model_paths = {name: resolve_model(name) for name in grid_models(cfg)}
+        model_paths = {name: check_model(name) for name in grid_models(cfg)}
         lock.acquire()
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         if chosen is not None:
@@ -177,10 +188,37 @@ def run_command(**params: Any) -> None:
                 model_config(cfg, name), run_dir(cfg, out_dir, name), quiet, model_paths[name],
                 engine_options,
             )  # fmt: skip
+        _push(cfg, out_dir, params["push_to_hub"], token)
     finally:
         lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
         _remove_unused(out_dir, created, lock.path.name)
+
+
+def _push_token(repo: str | None, cfg: RunConfig) -> str | None:
+    """The Hub token for ``--push-to-hub`` (None without it); no token, offline or no
+    --save-models is a one-line error before any work."""
+    if repo is None:
+        return None
+    from ..hub import check_push
+
+    return check_push(repo, cfg.save_models)
+
+
+def _push(cfg: RunConfig, out_dir: Path, repo: str | None, token: str | None) -> None:
+    """The saved models of every grid model to ``repo`` (one model: at its root); nothing
+    without ``--push-to-hub``."""
+    if repo is None or token is None:
+        return
+    from ..grid import grid_models, run_dir
+    from ..hub import push_models
+
+    dirs = {name: run_dir(cfg, out_dir, name) for name in grid_models(cfg)}
+    single = len(dirs) == 1
+    folders = {("" if single else d.name): d / "models" for d in dirs.values()}
+    click.echo(
+        f"Pushed {', '.join(map(str, folders.values()))} to {push_models(folders, repo, token)}"
+    )
 
 
 def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:

@@ -163,9 +163,9 @@ def tune_command(
         {name: options.get(name) for name in ("judge_model", "judge_base_url", "bbh_limit")},
     )
     check_writable_dir(out_dir)
-    from ..models import resolve_model
+    from ..models import check_model
 
-    resolve_model(cfg.model)
+    check_model(cfg.model)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _seed_everything(cfg.seed)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..summary import training_label
 from . import svg
 from .load import RunData
 from .values import dig, fmt, guessing, loss_points, metric, num
@@ -126,7 +127,8 @@ def loss_section(
             "method": m, "steps": fmt(rec.get("steps")), "stop": fmt(rec.get("stop_reason")),
             "message": rec.get("stop_message") or "", "wall": fmt(rec.get("wall_time_s")),
             "first": f"{pts[0][1]:.4g}" if pts else "n/a", "last": f"{pts[-1][1]:.4g}" if pts else "n/a",
-            "lora": "LoRA" if dig(rec, "config", "use_lora") else ("full" if rec else "n/a"),
+            "lora": training_label(rec) if rec.get("method") == "external"  # trained elsewhere
+            else "LoRA" if dig(rec, "config", "use_lora") else ("full" if rec else "n/a"),
         })  # fmt: skip
     loss_svg = svg.line_chart(loss_series, label=f"{run.name}: unlearning loss") if methods else ""
     return loss_rows, loss_svg
