@@ -219,6 +219,18 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def refuse_duplicates(names: Iterable[str], option: str, *, fold: bool) -> None:
+    """A one-line LeakresError when ``names`` lists one name twice (``fold``: compared without
+    case, as the method and attack registries look names up), e.g. ``--methods ga,ga``."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.lower() if fold else name
+        if key in seen:
+            same = "" if seen[key] == name else f" ('{seen[key]}' and '{name}': names ignore case)"
+            raise LeakresError(f"{option} lists '{name}' twice{same}; give each name once")
+        seen[key] = name
+
+
 def preset_config(name: str, **overrides: Any) -> RunConfig:
     if name not in PRESETS:
         close = difflib.get_close_matches(name, list(PRESETS), n=1)
@@ -227,12 +239,17 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
     values = dict(PRESETS[name][1])
     values.update({k: v for k, v in overrides.items() if v is not None})
     cfg = RunConfig(**values)
+    refuse_duplicates(cfg.types, "--types", fold=False)
     unknown = [t for t in cfg.types if t not in ALL_TYPES]
     if unknown:  # maybe a plugin's type: only then is kg-qgen's registry imported
         known = known_types()
         unknown = [t for t in unknown if t not in known]
-        if unknown:
-            raise LeakresError(f"unknown question type(s) {unknown}; known: {', '.join(known)}")
+        if unknown:  # codes are exact, as in kg-qgen's registry: 'hs' is refused, with a hint
+            close = difflib.get_close_matches(unknown[0].upper(), known, n=1)
+            hint = f" (did you mean '{close[0]}'? type codes are upper-case)" if close else ""
+            raise LeakresError(
+                f"unknown question type(s) {unknown}{hint}; known: {', '.join(known)}"
+            )
     if "SH" not in cfg.types:
         cfg.types = ("SH", *cfg.types)
     if cfg.n_forget < 1:

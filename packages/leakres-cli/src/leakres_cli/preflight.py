@@ -138,8 +138,14 @@ def validate_names(cfg: RunConfig) -> None:
     from recover_attacks import get_attack
     from unlearn_zoo import get_unlearner
 
+    from .config import refuse_duplicates
     from .judging import needs_endpoint
+    from .paths import check_name
 
+    for what, names in (("method", cfg.methods), ("attack", cfg.attacks)):
+        refuse_duplicates(names, f"--{what}s", fold=True)  # the registries ignore case
+        for name in names:  # a plug-in may register any string; each names a folder in --out
+            check_name(name, what)
     for factory, names, over in ((get_unlearner, cfg.methods, cfg.method_overrides),
                                  (get_attack, cfg.attacks, cfg.attack_overrides)):  # fmt: skip
         for name in names:
@@ -147,6 +153,7 @@ def validate_names(cfg: RunConfig) -> None:
                 factory(name, **over.get(name, {}))
             except (KeyError, ValueError, TypeError) as exc:
                 raise LeakresError(str(exc).strip("'\"")) from exc
+    refuse_duplicates([n.strip() for n in cfg.judge.split(",")], "--judge", fold=False)
     try:
         for name in cfg.judge.split(","):
             if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs

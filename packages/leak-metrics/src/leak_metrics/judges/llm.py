@@ -49,7 +49,7 @@ from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
 from leak_metrics.judges.local_backend import TransformersChatBackend
 from leak_metrics.judges.prompt_rules import COMMITTED_ANSWER_RULE, HEDGE_RULE, YES_NO_RULE
-from leak_metrics.redact import redact, strip_url_credentials, url_secrets
+from leak_metrics.redact import mask_url, redact, strip_url_credentials, url_secrets
 
 logger = logging.getLogger(__name__)
 
@@ -202,7 +202,8 @@ class OpenAIChatBackend:
             max_retries=max_retries,
             default_headers=headers,
         )
-        self.base_url = strip_url_credentials(str(self._client.base_url))
+        # for messages and records only: every credential form masked (``;api_key=``, ...)
+        self.base_url = mask_url(str(self._client.base_url))
 
     def __repr__(self) -> str:
         return f"OpenAIChatBackend(model={self.config.model!r}, base_url={self.base_url!r})"
