@@ -70,6 +70,10 @@ class RunConfig:
         judge_base_url: endpoint of the ``llm`` judge; the API key is read from LEAKRES_API_KEY,
             LEAK_METRICS_API_KEY or OPENAI_API_KEY only, never from an option, and is never written
             or printed. A query string (``?api_key=``) is refused; ``user:password@`` is shown as ***.
+        judge_timeout: seconds one request to the ``llm`` judge may take; the endpoint check before
+            any work waits at most 10 of them, without retries. Not part of the cell fingerprint.
+        judge_retries: extra attempts after a failed judge request (the openai client's backoff);
+            an item still failing is unjudged, and a rerun asks again. Not part of the fingerprint.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
         batch_size: generation batch size (prompts decoded at once; a sampled prompt takes
             ``num_samples`` rows). Bounds memory, never changes an answer beyond float ties.
@@ -121,6 +125,8 @@ class RunConfig:
     judge: str = "alias"
     judge_model: str | None = None
     judge_base_url: str | None = None
+    judge_timeout: float = 60.0
+    judge_retries: int = 3
     seed: int = 0
     batch_size: int = 64  # the engine's fastest on CPU (README, Speed)
     max_new_tokens: int = 24
@@ -151,7 +157,7 @@ class RunConfig:
         return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
 
 
-RUN_CONTROL_FIELDS = ("allow_fewer", "save_models")
+RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "judge_timeout", "judge_retries")
 
 # The full preset's utility subset: a few BBH tasks, a few seeded items each, answer-only prompts
 # (chain-of-thought generations of a 135M model mostly hit the token cap; leak-metrics README).

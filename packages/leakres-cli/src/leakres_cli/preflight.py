@@ -23,7 +23,7 @@ def ignored_options(cfg: RunConfig, given: dict[str, Any]) -> list[str]:
 
     problems = []
     if not endpoint_judges(cfg):
-        for name in ("judge_model", "judge_base_url"):
+        for name in ("judge_model", "judge_base_url", "judge_timeout", "judge_retries"):
             if given.get(name) is not None:
                 flag = "--" + name.replace("_", "-")
                 problems.append(f"{flag} has no effect without the llm judge (--judge {cfg.judge})")
@@ -78,15 +78,15 @@ def size_problem(cfg: RunConfig, n_askable: int | None) -> str | None:
 
 
 def probe_judge(cfg: RunConfig) -> str | None:
-    """One 1-token request to each endpoint judge's endpoint (no cache, nothing written); why it
-    failed."""
+    """One 1-token request to each endpoint judge's endpoint (no cache, nothing written, no retry,
+    at most min(--judge-timeout, 10) s: a hanging endpoint fails here in seconds); why it failed."""
     from .judging import endpoint_judges
 
     if not cfg.judge_model:
         return None
     from leak_metrics import JudgeEndpointError, get_judge
 
-    kwargs: dict[str, Any] = {"model": cfg.judge_model}
+    kwargs: dict[str, Any] = {"model": cfg.judge_model, "timeout_s": cfg.judge_timeout}
     if cfg.judge_base_url:
         kwargs["base_url"] = cfg.judge_base_url
     for name in endpoint_judges(cfg):

@@ -38,6 +38,8 @@ EVAL_FIELDS = (
     "judge",
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
+    "judge_retries",
     "seed",
     "batch_size",
     "max_new_tokens",
