@@ -237,7 +237,7 @@ class OpenAIChatBackend:
             )
         except (ValueError, openai.APIResponseValidationError):  # a 200 whose body is not JSON
             raise JudgeEndpointError(
-                f"{where} answered a 1-token test request with a body that is not a chat "
+                f"{where} answered the test request (1 token) with a body that is not a chat "
                 "completion (not JSON; is the base URL an OpenAI-compatible /v1 endpoint?)"
             ) from None
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
@@ -263,11 +263,11 @@ class OpenAIChatBackend:
             raise JudgeEndpointError(f"{where} is unreachable ({cause})") from None
         except openai.APIStatusError as exc:
             raise JudgeEndpointError(
-                f"{where} answered HTTP {exc.status_code} to a 1-token test request"
+                f"{where} answered HTTP {exc.status_code} to the test request (1 token)"
             ) from None
         if not isinstance(getattr(reply, "choices", None), list):  # e.g. an HTML page, as text
             raise JudgeEndpointError(
-                f"{where} answered a 1-token test request with something that is not a chat "
+                f"{where} answered the test request (1 token) with something that is not a chat "
                 "completion (an HTML page? is the base URL an OpenAI-compatible /v1 endpoint?)"
             )
 
