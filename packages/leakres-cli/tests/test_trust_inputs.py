@@ -17,7 +17,7 @@ from leakres_cli import models
 from leakres_cli.config import RunConfig
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
-from leakres_cli.redact import mask_urls, redact_config, redact_text, redact_url
+from leakres_cli.redact import redact_config, redact_text, redact_url
 from leakres_cli.store import CellStore, fingerprint
 
 
@@ -109,6 +109,8 @@ SECRET = "Pl4nted-s3cret"
     ],
 )
 def test_every_credential_form_is_masked(url: str) -> None:
+    from leakres_cli.redact import mask_urls
+
     masked = redact_url(url)
     assert SECRET not in masked and "judge.example" in masked
     assert redact_url(masked) == masked  # idempotent: a masked config fingerprints the same

@@ -152,19 +152,14 @@ def run_command(**params: Any) -> None:
         "concurrency": params["engine_concurrency"],
     }
     created = check_writable_dir(out_dir)
-    # The cells of a grid may run side by side as separate jobs (a SLURM array), each writing only its
-    # own cells: a --cell job locks its cell; a whole run (or the final collection) locks --out.
-    lock = RunLock(out_dir, name=cell_lock_name(chosen.id) if chosen is not None else LOCK_NAME)
-    # ... and holds --out's run lock shared: never beside a whole run on the same --out
-    run_lock = RunLock(out_dir, shared=True) if chosen is not None else None
+    locks = _run_locks(out_dir, chosen)
     try:
         # Resolve the models before the long stages so a bad name fails in a second, not after building data.
         from ..models import resolve_model
 
         model_paths = {name: resolve_model(name) for name in grid_models(cfg)}
-        if run_lock is not None:
-            run_lock.acquire()
-        lock.acquire()
+        for lock in locks:
+            lock.acquire()
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         if chosen is not None:
             _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
@@ -184,11 +179,20 @@ def run_command(**params: Any) -> None:
                 engine_options,
             )  # fmt: skip
     finally:
-        lock.release()
-        if run_lock is not None:
-            run_lock.release()
+        for lock in reversed(locks):
+            lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
-        _remove_unused(out_dir, created, lock.path.name)
+        _remove_unused(out_dir, created, locks[-1].path.name)
+
+
+def _run_locks(out_dir: Path, chosen: Any) -> list[RunLock]:
+    """The locks to take, in order. The cells of a grid may run side by side as separate jobs (a
+    SLURM array), each writing only its own cells: a --cell job holds --out's run lock shared
+    (never beside a whole run on the same --out) and its cell's lock exclusively; a whole run (or
+    the final collection) holds --out's run lock exclusively."""
+    if chosen is None:
+        return [RunLock(out_dir)]
+    return [RunLock(out_dir, shared=True), RunLock(out_dir, name=cell_lock_name(chosen.id))]
 
 
 def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
