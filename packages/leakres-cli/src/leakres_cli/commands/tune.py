@@ -199,7 +199,9 @@ def _method_and_grid(
         get_unlearner(method)
     except (KeyError, ValueError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
-    method = method.strip().lower()
+    from ..paths import check_name
+
+    method = check_name(method.strip().lower(), "--method")  # it names OUT/<method>/
     alphas = _floats(tv_alphas, "--tv-alpha")
     if alphas is not None and method != "tv":
         raise LeakresError(f"--tv-alpha applies to tv only, not to '{method}'")
