@@ -109,7 +109,7 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 # of the knowledge base is asked when the run's pool has too few known facts beside the run's.
 @click.option(
     "--val-forget",
-    type=click.IntRange(1, 100_000),
+    type=click.IntRange(max=100_000),  # >= 1: checked below, with --val-retain
     default=None,
     help="Validation forget facts [the run's --n-forget, so that a trial takes the run's steps "
     "per epoch].",
