@@ -116,7 +116,7 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 )
 @click.option(
     "--val-retain",
-    type=click.IntRange(0, 100_000),
+    type=click.IntRange(max=100_000),
     default=32,
     show_default=True,
     help="Validation retain facts.",
