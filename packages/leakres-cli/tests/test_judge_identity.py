@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from leak_metrics import get_judge
+from leakres_cli.store import payload_digest
 from test_scoring_chance import _run, _script
 
 
@@ -31,9 +32,13 @@ def test_cells_judged_by_another_judge_are_rejudged_on_resume(tmp_path, monkeypa
     qid = next(i for i, ok in eval_cell["payload"]["correct"].items() if ok is False)
     eval_cell["payload"]["correct"][qid] = True
     eval_cell["payload"]["judge"] = {**identity, "rules_version": 1}
+    # as that older judge's run wrote them: with the digest of their payload (an edited cell
+    # whose digest does not match is refused, test_trust_inputs.py)
+    eval_cell["payload_digest"] = payload_digest(eval_cell["payload"])
     (out / "cells" / "ga" / "eval.json").write_text(json.dumps(eval_cell))
     attack = _cell(out, "ga/attack-probab")
     del attack["payload"]["judge"]
+    attack["payload_digest"] = payload_digest(attack["payload"])
     (out / "cells" / "ga" / "attack-probab.json").write_text(json.dumps(attack))
 
     again = _run(out)

@@ -28,14 +28,14 @@ RUN_OPTIONS = _flags(
     --max-new-tokens --bootstrap --bbh-tasks --bbh-limit --bbh-cot --data-dir --allow-fewer
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
-    --ray-cpus --save-models --report-to --push-to-hub
+    --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
     """
 )
 PLAN_OPTIONS = _flags(
     """
     --preset --model --methods --attacks --source --input --per-type --judge --judge-model
     --judge-base-url --engine --engine-cmd --gpus --format --out --script --gpu-tflops
-    --gpu-memory-gb --train-mfu --inference-mfu --offline
+    --gpu-memory-gb --train-mfu --inference-mfu --offline --judge-timeout
     """
 )
 TUNE_OPTIONS = _flags(
@@ -43,7 +43,7 @@ TUNE_OPTIONS = _flags(
     --method --model --preset --out --lr --epochs --tv-alpha --val-forget --val-retain --source
     --input --types --per-type --sh-pool --n-forget --n-retain --seed --judge --judge-model
     --judge-base-url --batch-size --max-new-tokens --bootstrap --bbh-tasks --bbh-limit
-    --data-dir --dtype --allow-fewer --settings-out --quiet
+    --data-dir --dtype --allow-fewer --settings-out --quiet --judge-timeout --judge-retries
     """
 )
 

@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 from leakres_cli.main import cli
 from leakres_cli.pipeline import Benchmark
+from leakres_cli.store import payload_digest
 
 BUDGET = 20  # neither the old evaluation default (24) nor the attacks' own default (32)
 ARGS = [
@@ -138,11 +139,14 @@ def test_resume_rejudges_exactly_the_unjudged_verdicts(run, monkeypatch) -> None
     expected = {i: ev_raw["payload"]["correct"][i] for i in (forget_id, retain_id)}
     for i in expected:
         ev_raw["payload"]["correct"][i] = None
+    # as a run during the outage wrote them: digest and payload agree (an edited cell is refused)
+    ev_raw["payload_digest"] = payload_digest(ev_raw["payload"])
     _cell_path(out, "ga/eval").write_text(json.dumps(ev_raw))
     atk_raw = json.loads(_cell_path(out, "ga/attack-probab").read_text())
     attacked = next(iter(atk_raw["payload"]["recovered"]))
     expected_attack = atk_raw["payload"]["recovered"][attacked]
     atk_raw["payload"]["recovered"][attacked] = None
+    atk_raw["payload_digest"] = payload_digest(atk_raw["payload"])
     _cell_path(out, "ga/attack-probab").write_text(json.dumps(atk_raw))
 
     def boom(*args, **kwargs):

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 from leakres_cli.errors import LeakresError
-from leakres_cli.store import CellStore, check_writable_dir, fingerprint, write_json_atomic
+from leakres_cli.store import (
+    CellStore,
+    check_writable_dir,
+    fingerprint,
+    payload_digest,
+    write_json_atomic,
+)
 
 
 def test_cells_round_trip_and_are_tied_to_the_config(tmp_path: Path) -> None:
@@ -126,9 +132,13 @@ def test_cached_computes_once_then_reuses_the_stored_cell(tmp_path: Path) -> Non
     assert store.cached("base", compute) == {"answers": {"q1": "Paris"}}
     assert store.cached("base", compute) == {"answers": {"q1": "Paris"}}
     assert calls == ["compute"]
-    # The same file as put() writes: a run directory written before cached() existed resumes.
+    # The same file as put() writes, with the digest of its payload (issue 39: checked on load).
     cell = json.loads((tmp_path / "cells" / "base.json").read_text())
-    assert cell == {"config_fingerprint": fingerprint({"seed": 0}), "payload": compute()}
+    assert cell == {
+        "config_fingerprint": fingerprint({"seed": 0}),
+        "payload_digest": payload_digest(compute()),
+        "payload": compute(),
+    }
 
 
 def test_cached_reuse_valid_and_keep(tmp_path: Path) -> None:

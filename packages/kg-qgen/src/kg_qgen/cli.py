@@ -52,6 +52,12 @@ def _parse_types(value: str) -> tuple[str, ...]:
     return types
 
 
+# Bounds of the numeric options, checked at parse time: far above any real build, low enough
+# that no value overflows later (``--oversample 1e308`` once ended in an OverflowError traceback).
+MAX_PER_TYPE = 1_000_000
+MAX_OVERSAMPLE = 1000.0
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg-qgen")
 def cli() -> None:
@@ -61,7 +67,7 @@ def cli() -> None:
 @cli.command("build")
 @click.option("--source", type=click.Choice(available_sources()), required=True, show_default=True)
 @click.option("--input", "input_path", type=str, default=None, help="File, URL or name (mquake).")
-@click.option("--per-type", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--per-type", type=click.IntRange(1, MAX_PER_TYPE), default=100, show_default=True)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--types", default=",".join(QUESTION_TYPES), show_default=True)
@@ -77,12 +83,20 @@ def cli() -> None:
     help="A relation without a label is an error (default: its questions are rejects).",
 )
 @click.option("--generator", default="template", show_default=True)
-@click.option("--oversample", type=float, default=3.0, show_default=True)
+@click.option(
+    "--oversample",
+    type=click.FloatRange(0, MAX_OVERSAMPLE, min_open=True),
+    default=3.0,
+    show_default=True,
+    help=f"Matches drawn per type = per-type x this (at most {MAX_OVERSAMPLE:g}).",
+)
 @click.option("--forget-fraction", type=click.FloatRange(0, 1), default=0.5, show_default=True)
-@click.option("--max-per-target", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option(
+    "--max-per-target", type=click.IntRange(1, MAX_PER_TYPE), default=2, show_default=True
+)
 @click.option(
     "--wording-draws",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 1000),
     default=16,
     show_default=True,
     help="Wordings drawn per kept question; the one sharing the fewest n-grams with the rest of "
@@ -247,7 +261,7 @@ def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5)
     default=None,
     help="Where to write the JSON report [default: DIRECTORY/verify_report.json].",
 )
-@click.option("--show", type=click.IntRange(min=0), default=20, show_default=True)
+@click.option("--show", type=click.IntRange(0, MAX_PER_TYPE), default=20, show_default=True)
 def verify_cmd(
     directory: Path,
     source: str,
@@ -295,7 +309,7 @@ def verify_cmd(
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option(
     "--sample",
-    type=click.IntRange(min=2),
+    type=click.IntRange(2, MAX_PER_TYPE),
     default=500,
     show_default=True,
     help="Questions sampled for self-BLEU (Texygen definition, NLTK sentence BLEU).",
@@ -355,7 +369,7 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
 )
 @click.option(
     "--max-gen-toks",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 32768),
     default=24,
     show_default=True,
     help="lm-eval: new tokens per answer (leakres' --max-new-tokens).",

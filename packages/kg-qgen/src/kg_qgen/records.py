@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg_qgen.errors import KgQgenInputError
-from kg_qgen.textio import parse_json, read_utf8
+from kg_qgen.textio import iter_utf8_lines, parse_json
 
 __all__ = ["read_records"]
 
@@ -20,7 +20,7 @@ def read_records(path: str | Path, require: tuple[str, ...] = ()) -> list[dict]:
     """The records of a JSONL file; ``require`` names fields that must be strings."""
     p = str(path)
     rows = []
-    for n, line in enumerate(read_utf8(path, "question file").splitlines(), start=1):
+    for n, line in iter_utf8_lines(path, "question file"):  # streamed: fails at the first bad line
         if not line.strip():
             continue
         row = parse_json(line, p, line=n)

@@ -7,12 +7,16 @@ Every reader of kg-qgen goes through these so that any input gives either a resu
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 
-__all__ = ["decode_utf8", "parse_json", "read_utf8"]
+__all__ = ["MAX_LINE_BYTES", "decode_utf8", "iter_utf8_lines", "parse_json", "read_utf8"]
+
+#: the longest line a line reader accepts (a record is a few KB; this bounds a junk file's cost)
+MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
 def decode_utf8(raw: bytes, path: str) -> str:
@@ -40,6 +44,37 @@ def read_utf8(path: str | Path, what: str = "file") -> str:
     except OSError as err:
         raise KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p)) from err
     return decode_utf8(raw, str(p))
+
+
+def iter_utf8_lines(path: str | Path, what: str = "file") -> Iterator[tuple[int, str]]:
+    """(1-based line number, text) of each line of ``path``, read one line at a time: a bad byte
+    fails at its line before the rest of the file is read (a 200 MB junk file costs one line),
+    and so does a line over :data:`MAX_LINE_BYTES`. Errors as :func:`read_utf8`'s."""
+    p = Path(path)
+    try:
+        fh = p.open("rb")
+    except FileNotFoundError as err:
+        raise KgQgenInputError(f"{what} not found", path=str(p)) from err
+    except IsADirectoryError as err:
+        raise KgQgenInputError(f"{what} is a directory, not a file", path=str(p)) from err
+    except OSError as err:
+        raise KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p)) from err
+    with fh:
+        n = 0
+        while raw := fh.readline(MAX_LINE_BYTES + 1):
+            n += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise KgQgenInputError(
+                    f"line longer than {MAX_LINE_BYTES} bytes", path=str(p), line=n
+                )
+            try:
+                yield n, raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise KgQgenInputError(
+                    f"not UTF-8 text (byte 0x{raw[err.start]:02x} at column {err.start + 1})",
+                    path=str(p),
+                    line=n,
+                ) from err
 
 
 def parse_json(text: str, path: str, line: int | None = None) -> Any:

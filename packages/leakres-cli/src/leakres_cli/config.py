@@ -70,6 +70,10 @@ class RunConfig:
         judge_base_url: endpoint of the ``llm`` judge; the API key is read from LEAKRES_API_KEY,
             LEAK_METRICS_API_KEY or OPENAI_API_KEY only, never from an option, and is never written
             or printed. A query string (``?api_key=``) is refused; ``user:password@`` is shown as ***.
+        judge_timeout: seconds one request to the ``llm`` judge may take; the endpoint check before
+            any work waits at most 10 of them, without retries. Not part of the cell fingerprint.
+        judge_retries: extra attempts after a failed judge request (the openai client's backoff);
+            an item still failing is unjudged, and a rerun asks again. Not part of the fingerprint.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
         batch_size: generation batch size (prompts decoded at once; a sampled prompt takes
             ``num_samples`` rows). Bounds memory, never changes an answer beyond float ties.
@@ -125,6 +129,8 @@ class RunConfig:
     judge: str = "alias"
     judge_model: str | None = None
     judge_base_url: str | None = None
+    judge_timeout: float = 60.0
+    judge_retries: int = 3
     seed: int = 0
     batch_size: int = 64  # the engine's fastest on CPU (README, Speed)
     max_new_tokens: int = 24
@@ -156,7 +162,7 @@ class RunConfig:
         return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
 
 
-RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to")
+RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to", "judge_timeout", "judge_retries")
 #: the trackers of ``--report-to`` (unlearn_zoo.tracking.REPORT_TO, without importing unlearn-zoo)
 REPORT_TO = ("none", "tensorboard", "wandb", "mlflow")
 
@@ -226,6 +232,18 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
+def refuse_duplicates(names: Iterable[str], option: str, *, fold: bool) -> None:
+    """A one-line LeakresError when ``names`` lists one name twice (``fold``: compared without
+    case, as the method and attack registries look names up), e.g. ``--methods ga,ga``."""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.lower() if fold else name
+        if key in seen:
+            same = "" if seen[key] == name else f" ('{seen[key]}' and '{name}': names ignore case)"
+            raise LeakresError(f"{option} lists '{name}' twice{same}; give each name once")
+        seen[key] = name
+
+
 def preset_config(name: str, **overrides: Any) -> RunConfig:
     if name not in PRESETS:
         close = difflib.get_close_matches(name, list(PRESETS), n=1)
@@ -234,12 +252,17 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
     values = dict(PRESETS[name][1])
     values.update({k: v for k, v in overrides.items() if v is not None})
     cfg = RunConfig(**values)
+    refuse_duplicates(cfg.types, "--types", fold=False)
     unknown = [t for t in cfg.types if t not in ALL_TYPES]
     if unknown:  # maybe a plugin's type: only then is kg-qgen's registry imported
         known = known_types()
         unknown = [t for t in unknown if t not in known]
-        if unknown:
-            raise LeakresError(f"unknown question type(s) {unknown}; known: {', '.join(known)}")
+        if unknown:  # codes are exact, as in kg-qgen's registry: 'hs' is refused, with a hint
+            close = difflib.get_close_matches(unknown[0].upper(), known, n=1)
+            hint = f" (did you mean '{close[0]}'? type codes are upper-case)" if close else ""
+            raise LeakresError(
+                f"unknown question type(s) {unknown}{hint}; known: {', '.join(known)}"
+            )
     if "SH" not in cfg.types:
         cfg.types = ("SH", *cfg.types)
     if cfg.n_forget < 1:

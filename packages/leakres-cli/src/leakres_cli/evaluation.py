@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 from .config import RunConfig
@@ -47,6 +47,21 @@ def run_sizes(n_known: int, cfg: RunConfig) -> tuple[int, int]:
         return cfg.n_forget, cfg.n_retain
     n_forget = min(cfg.n_forget, max(1, round(n_known * cfg.n_forget / wanted)))
     return n_forget, min(cfg.n_retain, n_known - n_forget)
+
+
+def check_judge_outage(verdicts: Iterable[bool | None], needed: int) -> None:
+    """A judge outage is reported as one: when answers the judge could not judge (None) leave
+    fewer than ``needed`` known facts, the run stops saying so (not "the model knows nothing");
+    the answers are stored, and a rerun re-judges only the unjudged ones."""
+    verdicts = list(verdicts)
+    unjudged = sum(v is None for v in verdicts)
+    if unjudged and sum(v is True for v in verdicts) < needed:
+        raise LeakresError(
+            f"judge outage: {unjudged} of {len(verdicts)} base single-hop answers could not be "
+            "judged (the judge failed after its retries; the warnings above say why), too many to "
+            "choose the facts from; the answers are kept, rerun the same command once the judge "
+            "answers (--judge-timeout, --judge-retries)"
+        )
 
 
 def check_sizes(sizes: dict[str, Any], cfg: RunConfig) -> None:
@@ -222,6 +237,7 @@ def base_evaluation(
     def compute() -> dict[str, Any]:
         pool = [q for q in questions if q["type"] == "SH"]
         sh = base_single_hop(bench, pool, reserve)
+        check_judge_outage(sh["correct"].values(), cfg.n_forget + cfg.n_retain)
         single = [by_id[i] for i in sh["asked_ids"]]
         known = [q for q in single if sh["correct"][q["id"]] is True]
         sizes = _sizes(cfg, sh, len(single), len(known))

@@ -6,9 +6,8 @@ and whose one "method" is the supplied model, loaded instead of trained. Everyth
 (evaluation, attacks, utility, judging, scoring, results.json) is the run's own code, so the
 numbers are computed exactly as `leakres run` computes them.
 
-Facts files (``--forget``/``--retain``): JSONL, one fact per line, either ``{"subject",
-"relation", "object"}`` (labels, as kg-qgen's ``target``) or ``{"id": "SH-000012"}`` / a bare JSON
-string ``"SH-000012"``, the id of an SH question of the ``--questions`` set.
+Facts files (``--forget``/``--retain``) and question sets are read by :mod:`leakres_cli.inputs`
+(streamed, one-line errors; ``read_facts`` stays importable from here).
 """
 
 from __future__ import annotations
@@ -24,7 +23,8 @@ from typing import Any
 from .black_box import RemoteModel, endpoint_router, load_tokenizer, remote_bbh
 from .errors import LeakresError
 from .external_base import external_base_evaluation
-from .fact_check import FactIndex, read_question_set
+from .fact_check import FactIndex
+from .inputs import read_facts, read_question_set  # noqa: F401 (read_facts: `eval` imports it here)
 from .pipeline import Benchmark
 from .records import Record, fact_key
 from .store import CellStore, fingerprint
@@ -80,37 +80,6 @@ class EvalInputs:
             "adapter_base": self.adapter_base,
             "endpoint": self.endpoint,
         }
-
-
-def read_facts(path: str | Path) -> list[dict[str, str]]:
-    """The facts of a facts file: ``{"subject","relation","object"}`` or ``{"id"}`` per line."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise LeakresError(f"cannot read facts file {p}: {exc.strerror or exc}") from exc
-    facts: list[dict[str, str]] = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise LeakresError(f"{p}, line {n}: not JSON ({exc.msg})") from exc
-        if isinstance(row, str):
-            row = {"id": row}
-        if not isinstance(row, dict):
-            raise LeakresError(f"{p}, line {n}: expected an object or an id string")
-        if "id" in row and isinstance(row["id"], str):
-            facts.append({"id": row["id"]})
-            continue
-        for key in ("subject", "relation", "object"):
-            if not isinstance(row.get(key), str) or not row[key].strip():
-                raise LeakresError(f"{p}, line {n}: field '{key}' must be a non-empty string")
-        facts.append({k: row[k] for k in ("subject", "relation", "object")})
-    if not facts:
-        raise LeakresError(f"{p}: no facts")
-    return facts
 
 
 def _resolve(facts: Sequence[dict[str, str]], index: Any):

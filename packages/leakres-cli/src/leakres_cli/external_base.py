@@ -6,7 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import LeakresError
-from .evaluation import answer_and_judge, base_answers, base_single_hop, select_retain
+from .evaluation import (
+    answer_and_judge,
+    base_answers,
+    base_single_hop,
+    check_judge_outage,
+    select_retain,
+)
 from .judging import rejudge_answers
 from .pipeline import Benchmark
 from .records import Record, fact_key
@@ -35,6 +41,8 @@ def external_base_evaluation(
         pool = [q for q in questions if q["type"] == "SH"]
         sh = base_single_hop(bench, pool, reserve)
         requested = data["requested"]
+        given = requested["forget_ids"] + requested["retain_ids"]
+        check_judge_outage([sh["correct"].get(i) for i in given], len(given))
         known = {i for i, ok in sh["correct"].items() if ok is True}
         excluded = list(data["missing"]) + _unknown(requested, known, sh, by_id)
         forget = [by_id[i] for i in requested["forget_ids"] if i in known]

@@ -89,17 +89,11 @@ class FactIndex:
 
 
 def read_question_set(path: str) -> list[Record]:
-    """The questions of a kg-qgen set folder (or its questions.jsonl); one-line errors."""
-    from kg_qgen.records import read_records
+    """The questions of a kg-qgen set folder (or its questions.jsonl): streamed, one-line errors,
+    every record with its target and every id once (:func:`leakres_cli.inputs.read_question_set`)."""
+    from .inputs import read_question_set as read_checked
 
-    p = Path(path)
-    qpath = p / "questions.jsonl" if p.is_dir() else p
-    if not qpath.is_file():
-        raise LeakresError(f"--questions {path}: no questions.jsonl (not a kg-qgen set folder?)")
-    try:
-        return read_records(qpath, require=("id", "type", "question", "answer"))
-    except (ValueError, KeyError) as exc:
-        raise LeakresError(f"--questions {qpath}: {exc}") from exc
+    return read_checked(path)
 
 
 def source_index(cfg: Any, questions: str | None = None) -> tuple[FactIndex, list[Record]]:

@@ -95,7 +95,11 @@ def make_judge(cfg: RunConfig, out_dir: Path, name: str) -> Any:
 
     if not needs_endpoint(name):
         return get_judge(name)
-    kwargs: dict[str, Any] = {"cache_dir": str(out_dir / "judge-cache")}
+    kwargs: dict[str, Any] = {
+        "cache_dir": str(out_dir / "judge-cache"),
+        "timeout_s": cfg.judge_timeout,
+        "max_retries": cfg.judge_retries,
+    }
     if cfg.judge_model:
         kwargs["model"] = cfg.judge_model
     if cfg.judge_base_url:

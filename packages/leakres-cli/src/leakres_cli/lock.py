@@ -28,10 +28,17 @@ def cell_lock_name(cell_id: str) -> str:
 
 
 class RunLock:
-    """Exclusive, non-blocking lock of a run directory; use as a context manager."""
+    """Exclusive, non-blocking lock of a run directory; use as a context manager.
 
-    def __init__(self, out_dir: Path, name: str = LOCK_NAME) -> None:
+    ``shared=True`` takes the lock shared instead: a `leakres run --cell` job holds ``--out``'s
+    run lock shared (beside its own cell lock, exclusive), so cell jobs run side by side while a
+    whole run, which holds it exclusively, excludes them all, and they it. A shared holder
+    records nothing in the file (several may hold it at once).
+    """
+
+    def __init__(self, out_dir: Path, name: str = LOCK_NAME, *, shared: bool = False) -> None:
         self.path = out_dir / name
+        self.shared = shared
         self._fd: int | None = None
 
     def acquire(self) -> None:
@@ -44,7 +51,7 @@ class RunLock:
                 f"cannot create lock file {self.path}: {exc.strerror or exc}"
             ) from exc
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _describe_holder(fd)
             os.close(fd)
@@ -55,6 +62,9 @@ class RunLock:
         except OSError as exc:
             os.close(fd)
             raise LeakresError(f"cannot lock {self.path}: {exc.strerror or exc}") from exc
+        if self.shared:
+            self._fd = fd
+            return
         holder = {
             "pid": os.getpid(),
             "host": socket.gethostname(),
@@ -68,7 +78,8 @@ class RunLock:
         if self._fd is None:
             return
         try:
-            os.ftruncate(self._fd, 0)  # no holder any more; the file stays (see module docstring)
+            if not self.shared:  # no holder any more; the file stays (see module docstring)
+                os.ftruncate(self._fd, 0)
         finally:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
@@ -94,4 +105,4 @@ def _describe_holder(fd: int) -> str:
         info = json.loads(raw)
         return f"pid {int(info['pid'])} on host {info['host']} since {info['started']}"
     except (OSError, ValueError, KeyError, TypeError):
-        return "holder unknown: the lock file is being written"
+        return "holder unknown: `leakres run --cell` jobs, or a run writing the lock file"

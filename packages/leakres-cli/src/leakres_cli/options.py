@@ -37,19 +37,28 @@ class Extra:
     default_help: str | None = None  # the bracketed default, when the field's value is not it
 
 
+# Upper bounds of the numeric options, checked at parse time (before any work): far above any
+# real run, low enough that no value can exhaust memory or overflow later (`--bootstrap 1e10`
+# once asked numpy for 298 GiB after the whole model work).
+MAX_FACTS = 100_000
+MAX_QUESTIONS = 1_000_000
+MAX_BOOTSTRAP = 100_000
+
 EXTRA: dict[str, Extra] = {
     "source_path": Extra(flag="--input"),
     "types": Extra(default_help=f"preset default: SH,HS; known: {','.join(ALL_TYPES)}"),
-    "n_forget": Extra(type=click.IntRange(min=1)),
-    "n_retain": Extra(type=click.IntRange(min=0)),
-    "per_type": Extra(type=click.IntRange(min=1)),
-    "sh_pool": Extra(type=click.IntRange(min=1)),
+    "n_forget": Extra(type=click.IntRange(1, MAX_FACTS)),
+    "n_retain": Extra(type=click.IntRange(0, MAX_FACTS)),
+    "per_type": Extra(type=click.IntRange(1, MAX_QUESTIONS)),
+    "sh_pool": Extra(type=click.IntRange(1, MAX_QUESTIONS)),
+    "judge_timeout": Extra(type=click.FloatRange(0, 3600, min_open=True)),
+    "judge_retries": Extra(type=click.IntRange(0, 10)),
     "seed": Extra(type=click.IntRange(0, 2**32 - 1)),  # numpy seeds must fit in 32 bits
-    "batch_size": Extra(type=click.IntRange(min=1)),
-    "max_new_tokens": Extra(type=click.IntRange(min=1)),
-    "bootstrap": Extra(type=click.IntRange(min=1)),
+    "batch_size": Extra(type=click.IntRange(1, 65536)),
+    "max_new_tokens": Extra(type=click.IntRange(1, 32768)),
+    "bootstrap": Extra(type=click.IntRange(1, MAX_BOOTSTRAP)),
     "bbh_tasks": Extra(default_help="preset default: off"),
-    "bbh_limit": Extra(type=click.IntRange(min=0)),
+    "bbh_limit": Extra(type=click.IntRange(0, MAX_QUESTIONS)),
     "data_dir": Extra(default_help="default: $LEAKRES_DATA_DIR"),
     "dtype": Extra(type=click.Choice(DTYPES), default_help="preset default: float32; paper: auto"),
     "engine": Extra(type=click.Choice(ENGINES)),
@@ -72,6 +81,8 @@ RUN_FIELDS = (
     "judge",
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
+    "judge_retries",
     "seed",
     "batch_size",
     "max_new_tokens",
@@ -116,13 +127,13 @@ def _plain(text: str) -> str:
 
 
 def _field_kind(field: dataclasses.Field) -> type:
-    """int, str, bool or tuple: the field's annotation without ``| None``."""
+    """int, float, str, bool or tuple: the field's annotation without ``| None``."""
     hint = typing.get_type_hints(RunConfig)[field.name]
     args = [a for a in typing.get_args(hint) if a is not type(None)]
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         hint = args[0]
     origin = typing.get_origin(hint) or hint
-    if origin not in (int, str, bool, tuple):
+    if origin not in (int, float, str, bool, tuple):
         raise TypeError(f"RunConfig.{field.name}: no option type for {hint!r}")
     return origin
 
@@ -166,7 +177,7 @@ def config_option(
     if kind is bool:
         return click.option(f"{flag}/--no-{flag[2:]}", name, **kwargs)
     return click.option(
-        flag, name, type=extra.type or (click.INT if kind is int else None), **kwargs
+        flag, name, type=extra.type or {int: click.INT, float: click.FLOAT}.get(kind), **kwargs
     )
 
 

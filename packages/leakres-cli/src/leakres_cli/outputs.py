@@ -27,11 +27,17 @@ def seed_everything(seed: int) -> None:
 def write_outputs(results: dict[str, Any], summary: str, out_dir: Path) -> list[Path]:
     """results.json, summary.md, tables/ and plots/ of this run, all rendered before any is replaced.
 
+    Every URL in ``results`` is masked first (:func:`~leakres_cli.redact.mask_urls`) and the summary
+    goes through :func:`~leakres_cli.redact.redact_text`: no credential reaches a file.
     They are rendered into a staging directory inside ``out_dir`` (same file system), then moved into
     place (:func:`~leakres_cli.store.move_into_place`), results.json last: a crash while rendering leaves every previous output
     as it was, and a results.json on disk always comes with the summary, tables and plots of its run.
     """
     from .paper_report import write_paper_report
+    from .redact import mask_urls, redact_text
+
+    results.update(mask_urls(results))  # every credential in any URL it holds (in place: callers
+    summary = redact_text(summary)  # read it back), and in the summary's text
 
     try:
         staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=STAGING_PREFIX))

@@ -23,7 +23,7 @@ def ignored_options(cfg: RunConfig, given: dict[str, Any]) -> list[str]:
 
     problems = []
     if not endpoint_judges(cfg):
-        for name in ("judge_model", "judge_base_url"):
+        for name in ("judge_model", "judge_base_url", "judge_timeout", "judge_retries"):
             if given.get(name) is not None:
                 flag = "--" + name.replace("_", "-")
                 problems.append(f"{flag} has no effect without the llm judge (--judge {cfg.judge})")
@@ -78,15 +78,15 @@ def size_problem(cfg: RunConfig, n_askable: int | None) -> str | None:
 
 
 def probe_judge(cfg: RunConfig) -> str | None:
-    """One 1-token request to each endpoint judge's endpoint (no cache, nothing written); why it
-    failed."""
+    """One 1-token request to each endpoint judge's endpoint (no cache, nothing written, no retry,
+    at most min(--judge-timeout, 10) s: a hanging endpoint fails here in seconds); why it failed."""
     from .judging import endpoint_judges
 
     if not cfg.judge_model:
         return None
     from leak_metrics import JudgeEndpointError, get_judge
 
-    kwargs: dict[str, Any] = {"model": cfg.judge_model}
+    kwargs: dict[str, Any] = {"model": cfg.judge_model, "timeout_s": cfg.judge_timeout}
     if cfg.judge_base_url:
         kwargs["base_url"] = cfg.judge_base_url
     for name in endpoint_judges(cfg):
@@ -136,7 +136,9 @@ def validate_names(cfg: RunConfig) -> None:
     """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
     from leak_metrics import get_judge
 
+    from .config import refuse_duplicates
     from .judging import needs_endpoint
+    from .paths import check_name
 
     if getattr(cfg, "report_to", "none") != "none":  # its package, before any work
         from unlearn_zoo.tracking import check_report_to
@@ -146,6 +148,10 @@ def validate_names(cfg: RunConfig) -> None:
         except ValueError as exc:
             raise LeakresError(f"--report-to: {exc}") from exc
 
+    for what, names in (("method", cfg.methods), ("attack", cfg.attacks)):
+        refuse_duplicates(names, f"--{what}s", fold=True)  # the registries ignore case
+        for name in names:  # a plug-in may register any string; each names a folder in --out
+            check_name(name, what)
     for registry, names, over in (("unlearn_zoo", cfg.methods, cfg.method_overrides),
                                   ("recover_attacks", cfg.attacks, cfg.attack_overrides)):  # fmt: skip
         if not names:  # unlearn-zoo's import alone takes seconds (peft): only when names need it
@@ -156,6 +162,7 @@ def validate_names(cfg: RunConfig) -> None:
                 factory(name, **over.get(name, {}))
             except (KeyError, ValueError, TypeError) as exc:
                 raise LeakresError(str(exc).strip("'\"")) from exc
+    refuse_duplicates([n.strip() for n in cfg.judge.split(",")], "--judge", fold=False)
     try:
         for name in cfg.judge.split(","):
             if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs

@@ -2,8 +2,12 @@
 
 API keys are read from the environment only (LEAKRES_API_KEY, LEAK_METRICS_API_KEY, KG_QGEN_LLM_API_KEY,
 OPENAI_API_KEY) and never enter the run configuration. A URL can still carry a secret
-(``https://user:password@host/v1``); a query-string key (``?api_key=``, ``?key=``) is refused by
-:func:`check_judge_url` (the OpenAI client appends its paths after the query, so it could not work).
+(``https://user:password@host/v1``, ``/v1;api_key=...``); a query-string key (``?api_key=``,
+``?key=``) or a fragment is refused by :func:`check_judge_url` (the OpenAI client appends its paths
+after the query, so it could not work). Every URL written or printed is masked whole
+(:func:`redact_url`: userinfo, secret query and ``;`` parameters, fragment), and the cell
+fingerprints hash the masked configuration (:func:`mask_urls`), so a stored fingerprint cannot be
+used to check a guessed password offline.
 
 :func:`redact_text` is applied to the plan (every format), the SLURM script, every error message
 (``LeakresGroup``), every log record (:func:`install_log_redaction`) and the configuration stored in
@@ -15,35 +19,34 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 REDACTED = "***"
 #: Variables whose value is an API key (sent as a header; never written or printed).
 KEY_VARIABLES = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "KG_QGEN_LLM_API_KEY", "OPENAI_API_KEY")
-# Query parameters whose value is a credential (api_key, access_token, sig, password, ...).
-_SECRET_PARAM = re.compile(r"key|token|secret|passw|auth|sig|cred", re.IGNORECASE)
 # Configuration fields that hold URLs.
 URL_FIELDS = ("judge_base_url",)
 
 
 def redact_url(url: str) -> str:
-    """``url`` with its userinfo and secret-looking query values replaced by ``***``."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return REDACTED  # not parseable: it may be anything, so nothing of it is kept
-    netloc = parts.netloc
-    if "@" in netloc:
-        netloc = f"{REDACTED}@{netloc.rsplit('@', 1)[1]}"
-    query = parts.query
-    if query:
-        pairs = parse_qsl(query, keep_blank_values=True)
-        query = urlencode(
-            [(k, REDACTED if _SECRET_PARAM.search(k) else v) for k, v in pairs], safe="*"
-        )
-    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    """``url`` with every credential form masked (leak-metrics' ``mask_url``): the userinfo,
+    secret-looking query and ``;`` parameter values, and the whole fragment."""
+    from leak_metrics.redact import mask_url
+
+    return mask_url(url)
+
+
+def mask_urls(obj: Any) -> Any:
+    """A copy of a JSON-like object whose every string holding a URL (``://``) went through
+    :func:`redact_url`: what the cell fingerprints hash and what results.json keeps."""
+    if isinstance(obj, str):
+        return redact_url(obj) if "://" in obj else obj
+    if isinstance(obj, dict):
+        return {k: mask_urls(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [mask_urls(v) for v in obj]
+    return obj
 
 
 def redact_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,10 @@
 Each finished unit of work (a "cell": base evaluation, one method's unlearning+evaluation, one attack) is a
 JSON file written atomically (temp file + ``os.replace``), so a crash or Ctrl-C never leaves a half-written
 cell that looks finished. A cell also stores the fingerprint of the configuration that produced it; a
-changed configuration invalidates it instead of silently mixing results.
+changed configuration invalidates it instead of silently mixing results. And it stores the digest of
+its payload (:func:`payload_digest`): a cell edited after it was written (a verdict flipped by hand,
+valid JSON) is refused on load in one line ("changed since it was written; delete it to recompute")
+instead of being used as is; a cell without a digest (an older leakres wrote it) is recomputed.
 """
 
 from __future__ import annotations
@@ -22,8 +25,13 @@ from .errors import LeakresError
 
 
 def fingerprint(obj: Any) -> str:
-    """A short stable hash of a JSON-able object (sorted keys)."""
-    blob = json.dumps(obj, sort_keys=True, default=str).encode()
+    """A short stable hash of a JSON-able object (sorted keys), computed over its MASKED form
+    (:func:`~leakres_cli.redact.mask_urls`: every credential in a URL replaced by ``***``), so a
+    cell's fingerprint cannot be used to check a guessed password offline, and a results.json's
+    (masked) config gives its cells' fingerprint back."""
+    from .redact import mask_urls
+
+    blob = json.dumps(mask_urls(obj), sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
@@ -34,6 +42,14 @@ def digest_key(weights: dict[str, Any]) -> str:
     return fingerprint(
         {role: d.get("sha256") or f"name:{d.get('model')}" for role, d in weights.items()}
     )
+
+
+def payload_digest(payload: Any) -> str:
+    """sha256 of a cell payload as JSON reads it back (sorted keys, no spaces): what a cell
+    carries, so a payload edited after it was written (valid JSON or not) is caught on load."""
+    canonical = json.loads(json.dumps(payload, default=str))  # tuples, non-str keys: as stored
+    blob = json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()
+    return hashlib.sha256(blob).hexdigest()
 
 
 def _umask() -> int:
@@ -140,7 +156,9 @@ class CellStore:
         return None if weights is None else digest_key(weights)
 
     def _path(self, name: str) -> Path:
-        return self.root / f"{name}.json"
+        from .paths import inside
+
+        return inside(self.root, f"{name}.json", "cell")
 
     def get(self, name: str) -> Any | None:
         """The stored payload of a finished cell, or None if absent or produced by another config."""
@@ -156,8 +174,13 @@ class CellStore:
                 f"corrupt cell file {path}: not a leakres cell (needs 'config_fingerprint' and "
                 "'payload'); delete it to recompute"
             )
-        if cell["config_fingerprint"] != self.config_fingerprint:
-            return None
+        if cell["config_fingerprint"] != self.config_fingerprint or "payload_digest" not in cell:
+            return None  # another configuration's, or written before cells had digests: recompute
+        if cell["payload_digest"] != payload_digest(cell["payload"]):
+            raise LeakresError(
+                f"cell {path} changed since it was written (its payload no longer matches its "
+                "digest); delete it to recompute"
+            )
         key = self.weights_key()
         if key is not None and cell.get("weights") != key:
             if not self._stale_said:  # once per run: every cell of the old weights is recomputed
@@ -169,7 +192,11 @@ class CellStore:
         return cell["payload"]
 
     def put(self, name: str, payload: Any) -> None:
-        cell = {"config_fingerprint": self.config_fingerprint, "payload": payload}
+        cell = {
+            "config_fingerprint": self.config_fingerprint,
+            "payload_digest": payload_digest(payload),
+            "payload": payload,
+        }
         key = self.weights_key()
         if key is not None:
             cell["weights"] = key

@@ -14,8 +14,13 @@ Routes:
 =====================================  ==========================================================
 
 There is no authentication: the app binds to 127.0.0.1 by default and the annotator name is
-whatever the person types. Saves must be JSON with a same-origin ``Origin`` (when the browser
-sends one), so another web page cannot post annotations through a visitor's browser.
+whatever the person types. Every request must name the bound address in its ``Host`` header (a
+loopback bind accepts 127.0.0.1, localhost and [::1]; a wildcard bind, 0.0.0.0, any host), so a
+page elsewhere that rebinds its DNS name to 127.0.0.1 gets 403; every POST/PUT with an ``Origin``
+must come from that same host (403 otherwise), and saves must be JSON, so another web page cannot
+post annotations through a visitor's browser. A request body over :data:`MAX_REQUEST_BYTES` is
+refused (413) before it is read. Item ids may hold any character ("/" included): the API route
+takes the rest of the path as the id.
 """
 
 from __future__ import annotations
@@ -41,9 +46,14 @@ from kg_qgen.review.session import ReviewSession
 from kg_qgen.review.storage import FLAGS, MAX_COMMENT, Annotation
 from kg_qgen.review.summary import annotations_csv
 
-__all__ = ["ANNOTATOR_COOKIE", "create_app"]
+__all__ = ["ANNOTATOR_COOKIE", "MAX_REQUEST_BYTES", "create_app"]
 
 ANNOTATOR_COOKIE = "kgq_annotator"
+#: the largest request body read (an annotation is a few hundred bytes; the comment is capped)
+MAX_REQUEST_BYTES = 64 * 1024
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+WILDCARD = frozenset({"", "0.0.0.0", "::"})
+PORT_KEY = "KG_QGEN_REVIEW_PORT"
 _NAME = re.compile(r"^[\w][\w .@'-]{0,63}$")
 
 
@@ -52,10 +62,16 @@ def _valid_name(name: str | None) -> str | None:
     return name if _NAME.match(name) else None
 
 
-def create_app(session: ReviewSession) -> Flask:
-    """The Flask app over an opened :class:`ReviewSession`."""
+def create_app(
+    session: ReviewSession, *, bind_host: str = "127.0.0.1", port: int | None = None
+) -> Flask:
+    """The Flask app over an opened :class:`ReviewSession`, serving ``bind_host`` (and ``port``:
+    None accepts any port in the Host header, as the test client sends none)."""
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
+    app.config["MAX_CONTENT_LENGTH"] = MAX_REQUEST_BYTES
+    app.config[PORT_KEY] = port  # the CLI sets it once the server is bound (--port 0 picks one)
+    _add_guard(app, bind_host)
     app.extensions["kg_qgen_review"] = session
     sample = session.sample
     by_position = {s.position: s for s in sample}
@@ -68,6 +84,35 @@ def create_app(session: ReviewSession) -> Flask:
     _add_api_routes(app, session, by_id)
     _add_result_routes(app, session, by_id)
     return app
+
+
+def _host_allowed(host_header: str, bind_host: str, port: int | None) -> bool:
+    """Whether a request's Host header names the address the app is bound to."""
+    if bind_host in WILDCARD:
+        return True
+    try:
+        parts = urlsplit(f"//{host_header}")
+        hostname, host_port = parts.hostname, parts.port
+    except ValueError:
+        return False
+    names = LOOPBACK if bind_host.strip("[]") in LOOPBACK else {bind_host.strip("[]").lower()}
+    return hostname in names and (port is None or host_port == port)
+
+
+def _add_guard(app: Flask, bind_host: str) -> None:
+    """Before every request: the Host header names the bound address (DNS-rebinding defence) and
+    a POST/PUT's Origin, when sent, is that same host; 403 otherwise."""
+
+    @app.before_request
+    def guard() -> Any:
+        if not _host_allowed(request.host, bind_host, app.config[PORT_KEY]):
+            return jsonify(error=f"unexpected Host header {request.host!r}; open the app at "
+                           "the address it printed"), 403  # fmt: skip
+        origin = request.headers.get("Origin")
+        unsafe = request.method in ("POST", "PUT", "DELETE", "PATCH")
+        if unsafe and origin is not None and urlsplit(origin).netloc != request.host:
+            return jsonify(error="cross-origin request refused"), 403
+        return None
 
 
 def _annotator() -> str | None:
@@ -176,7 +221,7 @@ def _add_item_route(
 def _add_api_routes(app: Flask, session: ReviewSession, by_id: dict[str, Any]) -> None:
     """``/api/annotations/<item_id>``: read (GET) and save (PUT, same origin, JSON) one."""
 
-    @app.get("/api/annotations/<item_id>")
+    @app.get("/api/annotations/<path:item_id>")
     def get_annotation(item_id: str) -> Any:
         name = _annotator()
         if name is None:
@@ -186,19 +231,19 @@ def _add_api_routes(app: Flask, session: ReviewSession, by_id: dict[str, Any]) -
         ann = session.store.annotation(name, item_id) or Annotation(name, item_id, None)
         return jsonify(_state(ann))
 
-    @app.put("/api/annotations/<item_id>")
+    @app.put("/api/annotations/<path:item_id>")
     def put_annotation(item_id: str) -> Any:
         name = _annotator()
         if name is None:
             return jsonify(error="no annotator name; open / first"), 401
-        origin = request.headers.get("Origin")
-        if origin and urlsplit(origin).netloc != request.host:
-            return jsonify(error="cross-origin save refused"), 403
         if not request.is_json:
             return jsonify(error="send JSON (Content-Type: application/json)"), 415
         if item_id not in by_id:
             return jsonify(error=f"unknown item {item_id!r}"), 404
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # silent covers malformed JSON, not nesting too deep to parse
+            body = None
         try:
             fields = _parse_state(body)
         except ValueError as err:

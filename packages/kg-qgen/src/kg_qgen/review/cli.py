@@ -16,7 +16,7 @@ __all__ = ["review_command"]
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True)
 @click.option(
-    "--per-type", type=click.IntRange(min=1), default=50, show_default=True,
+    "--per-type", type=click.IntRange(1, 100_000), default=50, show_default=True,
     help="Items sampled per type (paper: 50).",
 )  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed.")
@@ -60,7 +60,7 @@ def review_command(
     try:
         from werkzeug.serving import make_server
 
-        from kg_qgen.review.app import create_app
+        from kg_qgen.review.app import PORT_KEY, create_app
     except ImportError as err:
         raise click.ClickException(
             f"the review app needs Flask ({err.name} is missing): pip install 'kg-qgen[review]'"
@@ -68,8 +68,9 @@ def review_command(
     from kg_qgen.review.session import ReviewSession
 
     session = ReviewSession.open(set_dir, per_type=per_type, seed=seed, db_path=db_path)
-    app = create_app(session)
+    app = create_app(session, bind_host=host)
     server = make_server(host, port, app, threaded=True)
+    app.config[PORT_KEY] = server.server_port  # a Host header must name this port too
     url = f"http://{host}:{server.server_port}/"
     state = "drew a new sample" if session.created else "resumed the sample"
     click.echo(

@@ -9,7 +9,6 @@ asks - so every annotator gets the same items.
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any
 
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
+from kg_qgen.textio import iter_utf8_lines, parse_json
 
 __all__ = ["SampleItem", "file_sha256", "read_questions", "sample_per_type", "type_order"]
 
@@ -48,29 +48,22 @@ def read_questions(set_dir: str | Path) -> tuple[Path, list[dict[str, Any]]]:
         )
     records: list[dict[str, Any]] = []
     seen: set[str] = set()
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise KgQgenInputError(
-                    f"malformed JSON: {err.msg}", path=str(path), line=n
-                ) from err
-            if not isinstance(rec, dict):
-                raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
-            for key in ("id", "type", "question", "answer"):
-                if not isinstance(rec.get(key), str) or not rec[key].strip():
-                    raise KgQgenInputError(
-                        "missing or empty string", path=str(path), line=n, field=key
-                    )
-            if rec["id"] in seen:
-                raise KgQgenInputError(
-                    f"duplicate id {rec['id']!r}", path=str(path), line=n, field="id"
-                )
-            seen.add(rec["id"])
-            records.append(rec)
+    # streamed: a bad byte, huge number or deep nesting fails at its line, in one error
+    for n, line in iter_utf8_lines(path, "question file"):
+        if not line.strip():
+            continue
+        rec = parse_json(line, str(path), line=n)
+        if not isinstance(rec, dict):
+            raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
+        for key in ("id", "type", "question", "answer"):
+            if not isinstance(rec.get(key), str) or not rec[key].strip():
+                raise KgQgenInputError("missing or empty string", path=str(path), line=n, field=key)
+        if rec["id"] in seen:
+            raise KgQgenInputError(
+                f"duplicate id {rec['id']!r}", path=str(path), line=n, field="id"
+            )
+        seen.add(rec["id"])
+        records.append(rec)
     return path, records
 
 

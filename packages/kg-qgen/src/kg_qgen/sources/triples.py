@@ -16,7 +16,6 @@ turns its questions into ``relation_label`` rejects; with ``strict=True`` it is 
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from kg_qgen.errors import KgQgenInputError
 from kg_qgen.graph import KnowledgeGraph, slugify
 from kg_qgen.semantics.relations import shipped_relation_labels
 from kg_qgen.sources.relations import WIKIDATA_PID, load_relation_labels
-from kg_qgen.textio import parse_json, read_utf8
+from kg_qgen.textio import iter_utf8_lines, parse_json
 
 __all__ = ["load_triples"]
 
@@ -33,35 +32,57 @@ REQUIRED = ("subject", "relation", "object")
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, record) pairs; line numbers are 1-based physical lines."""
-    text = read_utf8(path, "triples file")
-    suffix = path.suffix.lower()
-    if suffix in (".csv", ".tsv"):
-        reader = csv.DictReader(
-            io.StringIO(text, newline=""), delimiter="\t" if suffix == ".tsv" else ","
-        )
-        try:
-            if reader.fieldnames is None:
-                return
-            missing = [f for f in REQUIRED if f not in reader.fieldnames]
-            if missing:
-                raise KgQgenInputError(
-                    "header lacks a column", path=str(path), line=1, field=missing[0]
-                )
-            for row in reader:
-                yield reader.line_num, row
-        except csv.Error as err:
-            raise KgQgenInputError(
-                f"malformed CSV: {err}", path=str(path), line=reader.line_num or 1
-            ) from err
+    """(line number, record) pairs; line numbers are 1-based physical lines. Read one line at a
+    time: a bad line fails before the rest of the file is read."""
+    if path.suffix.lower() in (".csv", ".tsv"):
+        yield from _csv_records(path)
         return
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in iter_utf8_lines(path, "triples file"):
         if not line.strip():
             continue
         rec = parse_json(line, str(path), line=n)
         if not isinstance(rec, dict):
             raise KgQgenInputError("expected a JSON object", path=str(path), line=n)
         yield n, rec
+
+
+def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    lines = (text for _, text in iter_utf8_lines(path, "triples file"))
+    reader = csv.DictReader(lines, delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+    try:
+        if reader.fieldnames is None:
+            return
+        missing = [f for f in REQUIRED if f not in reader.fieldnames]
+        if missing:
+            raise KgQgenInputError(
+                "header lacks a column", path=str(path), line=1, field=missing[0]
+            )
+        for row in reader:
+            yield reader.line_num, row
+    except csv.Error as err:
+        raise KgQgenInputError(
+            f"malformed CSV: {err}", path=str(path), line=reader.line_num or 1
+        ) from err
+
+
+class _Labels:
+    """The label each id was first given, and on which line: one id under two labels (a typo,
+    or two entities whose slugs collide) would merge their facts under the first label, so it is
+    refused, naming both lines. Labels differing only in case or spacing are the same label."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self.path, self.kind, self.seen = path, kind, {}
+
+    def check(self, id_: str, label: str, line: int, field: str) -> None:
+        first = self.seen.setdefault(id_, (label, line))
+        if " ".join(first[0].casefold().split()) != " ".join(label.casefold().split()):
+            raise KgQgenInputError(
+                f"{self.kind} id {id_!r} is {first[0]!r} on line {first[1]} and {label!r} on "
+                f"line {line}; one id, one label (give distinct ids, or the same label)",
+                path=str(self.path),
+                line=line,
+                field=field,
+            )
 
 
 def _optional_str(rec: dict[str, Any], key: str, path: Path, line: int) -> str:
@@ -95,6 +116,7 @@ def load_triples(
     labels = load_relation_labels(relations_file) if relations_file else {}
     source = source or path.name
     kg = KnowledgeGraph()
+    entities, relations = _Labels(path, "entity"), _Labels(path, "relation")
     for line, rec in _records(path):
         for key in REQUIRED:
             value = rec.get(key)
@@ -121,6 +143,9 @@ def load_triples(
             rel_label = r_text
         s_id = _optional_str(rec, "subject_id", path, line) or slugify(s_label)
         o_id = _optional_str(rec, "object_id", path, line) or slugify(o_label)
+        relations.check(rel_id, rel_label, line, "relation_label")
+        entities.check(s_id, s_label, line, "subject")
+        entities.check(o_id, o_label, line, "object")
         kg.add_relation(rel_id, rel_label)
         kg.add_entity(
             s_id, s_label, _aliases(rec.get("subject_aliases"), path, line, "subject_aliases")

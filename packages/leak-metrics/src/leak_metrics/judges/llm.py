@@ -49,7 +49,7 @@ from leak_metrics.judges.base import Judge
 from leak_metrics.judges.cache import VerdictCache, cache_key
 from leak_metrics.judges.local_backend import TransformersChatBackend
 from leak_metrics.judges.prompt_rules import COMMITTED_ANSWER_RULE, HEDGE_RULE, YES_NO_RULE
-from leak_metrics.redact import redact, strip_url_credentials, url_secrets
+from leak_metrics.redact import mask_url, redact, strip_url_credentials, url_secrets
 
 logger = logging.getLogger(__name__)
 
@@ -155,6 +155,9 @@ class OpenAIBackendConfig:
     max_tokens: int = 200
 
 
+#: the longest the endpoint check waits for its one test request (seconds)
+CHECK_TIMEOUT_S = 10.0
+
 # The key's lookup order, after an explicit api_key; LEAK_METRICS_API_KEY is this package's
 # older name (the same order as kg-qgen's OpenAIBackend, with its own older name).
 API_KEY_ENV_VARS = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_API_KEY")
@@ -202,7 +205,8 @@ class OpenAIChatBackend:
             max_retries=max_retries,
             default_headers=headers,
         )
-        self.base_url = strip_url_credentials(str(self._client.base_url))
+        # for messages and records only: every credential form masked (``;api_key=``, ...)
+        self.base_url = mask_url(str(self._client.base_url))
 
     def __repr__(self) -> str:
         return f"OpenAIChatBackend(model={self.config.model!r}, base_url={self.base_url!r})"
@@ -216,16 +220,26 @@ class OpenAIChatBackend:
         return redact(text, secrets)
 
     def check(self) -> None:
-        """One 1-token request; :class:`JudgeEndpointError` says what is wrong, in one line."""
+        """One 1-token request, without retries and within :data:`CHECK_TIMEOUT_S` (or the
+        per-request timeout, when shorter): a hanging endpoint fails in seconds, not after
+        ``timeout_s x (max_retries + 1)``; :class:`JudgeEndpointError` says what is wrong, in one line."""
         openai = self._openai
         where = f"judge endpoint {self.base_url}"
+        timeout = min(self.config.timeout_s, CHECK_TIMEOUT_S)
         try:
-            self._client.chat.completions.create(
+            reply = self._client.with_options(
+                timeout=timeout, max_retries=0
+            ).chat.completions.create(
                 model=self.config.model,
                 messages=[{"role": "user", "content": "Reply with OK."}],
                 temperature=0,
                 max_tokens=1,
             )
+        except (ValueError, openai.APIResponseValidationError):  # a 200 whose body is not JSON
+            raise JudgeEndpointError(
+                f"{where} answered the test request (1 token) with a body that is not a chat "
+                "completion (not JSON; is the base URL an OpenAI-compatible /v1 endpoint?)"
+            ) from None
         except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
             # "from None": the chained exception's text may hold the server's echo of the key.
             raise JudgeEndpointError(
@@ -237,15 +251,25 @@ class OpenAIChatBackend:
                 f"{where} answered HTTP 404: model '{self.config.model}' is unknown there "
                 "(or the base URL lacks its path, e.g. /v1)"
             ) from None
-        except openai.APIConnectionError as exc:  # includes timeouts
+        except openai.APITimeoutError:
+            raise JudgeEndpointError(
+                f"{where} did not answer the test request (1 token) within {timeout:g} s "
+                "(a hanging server? raise --judge-timeout / timeout_s if it is only slow)"
+            ) from None
+        except openai.APIConnectionError as exc:
             # The transport error underneath ("Connection refused") says more than openai's.
             detail = f"{exc}: {exc.__cause__}" if exc.__cause__ is not None else str(exc)
             cause = self.redact(f"{type(exc).__name__}: {detail}").replace("\n", " ")[:160]
             raise JudgeEndpointError(f"{where} is unreachable ({cause})") from None
         except openai.APIStatusError as exc:
             raise JudgeEndpointError(
-                f"{where} answered HTTP {exc.status_code} to a 1-token test request"
+                f"{where} answered HTTP {exc.status_code} to the test request (1 token)"
             ) from None
+        if not isinstance(getattr(reply, "choices", None), list):  # e.g. an HTML page, as text
+            raise JudgeEndpointError(
+                f"{where} answered the test request (1 token) with something that is not a chat "
+                "completion (an HTML page? is the base URL an OpenAI-compatible /v1 endpoint?)"
+            )
 
     def complete(self, messages: list[dict[str, str]]) -> tuple[str, dict[str, int]]:
         reply = self._client.chat.completions.create(

@@ -39,6 +39,8 @@ EVAL_FIELDS = (
     "judge",
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
+    "judge_retries",
     "seed",
     "batch_size",
     "max_new_tokens",
@@ -203,7 +205,9 @@ def eval_command(**params: Any) -> None:
 def _eval_inputs(params: dict[str, Any]) -> Any:
     """The :class:`~leakres_cli.external.EvalInputs` of the command's options (facts files read)."""
     from ..external import EvalInputs, read_facts
+    from ..paths import check_name
 
+    check_name(params["label"], "--label")  # it names cells/<label>/ inside --out
     inputs = EvalInputs(
         unlearned=params["unlearned"],
         forget=read_facts(params["forget_path"]),
@@ -217,6 +221,10 @@ def _eval_inputs(params: dict[str, Any]) -> Any:
     )
     if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
         raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
+    if inputs.questions is not None:  # every record checked now, before any model work
+        from ..inputs import read_question_set
+
+        read_question_set(inputs.questions)
     return inputs
 
 

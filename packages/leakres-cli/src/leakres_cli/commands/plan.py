@@ -33,11 +33,12 @@ PLAN_FIELDS = (
     "judge",
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
     "engine",
     "engine_cmd",
 )
 # Read from `leakres plan`'s and `leakres run`'s variables alike (one setup for both).
-SHARED_ENV = ("judge", "judge_model", "judge_base_url", "engine", "engine_cmd")
+SHARED_ENV = ("judge", "judge_model", "judge_base_url", "judge_timeout", "engine", "engine_cmd")
 
 
 def _env(option: str) -> list[str]:
@@ -49,7 +50,10 @@ def _env(option: str) -> list[str]:
 @click.option("--preset", default="smoke", show_default=True, help=f"One of {', '.join(PRESETS)}.")
 @config_options(PLAN_FIELDS, envvars={f: _env(f) for f in SHARED_ENV})
 @click.option(
-    "--gpus", type=int, default=None, help="GPUs available: wall-clock estimate, per-cell fit."
+    "--gpus",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    help="GPUs available: wall-clock estimate, per-cell fit.",
 )
 @click.option(
     "--format",
@@ -73,10 +77,30 @@ def _env(option: str) -> list[str]:
     default=None,
     help="Where --format slurm writes the script [default: leakres-PRESET.sbatch].",
 )
-@click.option("--gpu-tflops", type=float, default=None, help="GPU peak bf16 TFLOP/s [312].")
-@click.option("--gpu-memory-gb", type=float, default=None, help="GPU memory in GB [80].")
-@click.option("--train-mfu", type=float, default=None, help="MFU of training [0.35].")
-@click.option("--inference-mfu", type=float, default=None, help="MFU of generation [0.10].")
+@click.option(
+    "--gpu-tflops",
+    type=click.FloatRange(0, 1e6, min_open=True),
+    default=None,
+    help="GPU peak bf16 TFLOP/s [312].",
+)
+@click.option(
+    "--gpu-memory-gb",
+    type=click.FloatRange(0, 1e6, min_open=True),
+    default=None,
+    help="GPU memory in GB [80].",
+)
+@click.option(
+    "--train-mfu",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="MFU of training [0.35].",
+)
+@click.option(
+    "--inference-mfu",
+    type=click.FloatRange(0, 1, min_open=True),
+    default=None,
+    help="MFU of generation [0.10].",
+)
 @click.option(
     "--offline",
     is_flag=True,

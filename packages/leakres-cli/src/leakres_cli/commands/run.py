@@ -39,6 +39,8 @@ __all__ = [
 PREFLIGHT_GIVEN = (
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
+    "judge_retries",
     "bbh_limit",
     "ray_address",
     "ray_cpus",
@@ -83,14 +85,14 @@ PREFLIGHT_GIVEN = (
 @click.option("--quiet", is_flag=True, help="No progress bars.")
 @click.option(
     "--engine-startup-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(0, 86400, min_open=True),
     default=600.0,
     show_default=True,
     help="Seconds a server may take to answer its health check.",
 )
 @click.option(
     "--engine-concurrency",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 4096),
     default=16,
     show_default=True,
     help="Requests in flight at once to the server.",
@@ -118,7 +120,7 @@ PREFLIGHT_GIVEN = (
 )
 @click.option(
     "--ray-cpus",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, 65536),
     default=None,
     help="CPUs of the local Ray instance [all cores].",
 )
@@ -161,15 +163,14 @@ def run_command(**params: Any) -> None:
         "concurrency": params["engine_concurrency"],
     }
     created = check_writable_dir(out_dir)
-    # The cells of a grid may run side by side as separate jobs (a SLURM array), each writing only its
-    # own cells: a --cell job locks its cell; a whole run (or the final collection) locks --out.
-    lock = RunLock(out_dir, name=cell_lock_name(chosen.id) if chosen is not None else LOCK_NAME)
+    locks = _run_locks(out_dir, chosen)
     try:
         # Resolve the models before the long stages so a bad name fails in a second, not after building data.
         from ..models import check_model  # a path first; a Hub id in the cache or on the Hub
 
         model_paths = {name: check_model(name) for name in grid_models(cfg)}
-        lock.acquire()
+        for lock in locks:
+            lock.acquire()
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         if chosen is not None:
             _run_cell(cfg, chosen, out_dir, fresh=fresh, quiet=quiet, engine_options=engine_options)
@@ -190,9 +191,20 @@ def run_command(**params: Any) -> None:
             )  # fmt: skip
         _push(cfg, out_dir, params["push_to_hub"], token)
     finally:
-        lock.release()
+        for lock in reversed(locks):
+            lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
-        _remove_unused(out_dir, created, lock.path.name)
+        _remove_unused(out_dir, created, locks[-1].path.name)
+
+
+def _run_locks(out_dir: Path, chosen: Any) -> list[RunLock]:
+    """The locks to take, in order. The cells of a grid may run side by side as separate jobs (a
+    SLURM array), each writing only its own cells: a --cell job holds --out's run lock shared
+    (never beside a whole run on the same --out) and its cell's lock exclusively; a whole run (or
+    the final collection) holds --out's run lock exclusively."""
+    if chosen is None:
+        return [RunLock(out_dir)]
+    return [RunLock(out_dir, shared=True), RunLock(out_dir, name=cell_lock_name(chosen.id))]
 
 
 def _push_token(repo: str | None, cfg: RunConfig) -> str | None:
@@ -306,11 +318,12 @@ def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NA
     if created is None or not out_dir.is_dir():
         return
     empty_dirs = {p.name for p in out_dir.iterdir() if p.is_dir() and not any(p.iterdir())}
-    if {p.name for p in out_dir.iterdir()} - {lock_name} - empty_dirs:
+    if {p.name for p in out_dir.iterdir()} - {lock_name, LOCK_NAME} - empty_dirs:
         return  # work started: keep everything (a rerun resumes from it)
     for name in empty_dirs:  # e.g. the llm judge's judge-cache/, made before its endpoint failed
         (out_dir / name).rmdir()
-    (out_dir / lock_name).unlink(missing_ok=True)
+    for name in {lock_name, LOCK_NAME}:  # a --cell job's own lock and the run lock it shared
+        (out_dir / name).unlink(missing_ok=True)
     for directory in (out_dir, *out_dir.parents):
         try:
             directory.rmdir()

@@ -29,6 +29,8 @@ TUNE_FIELDS = (
     "judge",
     "judge_model",
     "judge_base_url",
+    "judge_timeout",
+    "judge_retries",
     "batch_size",
     "max_new_tokens",
     "bootstrap",
@@ -107,13 +109,17 @@ def _floats(values: tuple[str, ...], flag: str) -> tuple[float, ...] | None:
 # of the knowledge base is asked when the run's pool has too few known facts beside the run's.
 @click.option(
     "--val-forget",
-    type=int,
+    type=click.IntRange(max=100_000),  # >= 1: checked below, with --val-retain
     default=None,
     help="Validation forget facts [the run's --n-forget, so that a trial takes the run's steps "
     "per epoch].",
 )
 @click.option(
-    "--val-retain", type=int, default=32, show_default=True, help="Validation retain facts."
+    "--val-retain",
+    type=click.IntRange(max=100_000),
+    default=32,
+    show_default=True,
+    help="Validation retain facts.",
 )
 @config_options(TUNE_FIELDS, help_texts=TUNE_HELP)
 @click.option(
@@ -193,7 +199,9 @@ def _method_and_grid(
         get_unlearner(method)
     except (KeyError, ValueError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
-    method = method.strip().lower()
+    from ..paths import check_name
+
+    method = check_name(method.strip().lower(), "--method")  # it names OUT/<method>/
     alphas = _floats(tv_alphas, "--tv-alpha")
     if alphas is not None and method != "tv":
         raise LeakresError(f"--tv-alpha applies to tv only, not to '{method}'")
@@ -202,6 +210,10 @@ def _method_and_grid(
         "epochs": _floats(epochs, "--epochs"),
         "alpha": alphas,
     }
+
+
+#: the largest value each grid axis takes (finite; --epochs 1e308 would overflow later)
+GRID_MAX = {"lr": 1.0, "epochs": 1000, "alpha": 1000.0}
 
 
 def _check_grid(grid: dict[str, tuple[float, ...] | None]) -> None:
@@ -213,6 +225,8 @@ def _check_grid(grid: dict[str, tuple[float, ...] | None]) -> None:
         for value in values or ():
             if not value > 0:
                 raise LeakresError(f"{flag}: {value:g} is not a positive number")
+            if not value <= GRID_MAX[name]:  # inf, or a value no run could mean (1e308 epochs)
+                raise LeakresError(f"{flag}: {value:g} is above {GRID_MAX[name]:g}")
 
 
 def _write_result(

@@ -3,8 +3,8 @@
 ``results.json`` is required (a report of nothing would mislead); every other file is optional:
 ``cells/questions.json``, ``cells/base.json``, ``cells/<method>/eval.json``,
 ``cells/<method>/attack-<name>.json``, ``cells/<method>/unlearn.json``. A cell written by another
-configuration than the one in results.json (its fingerprint differs) is left out with a
-warning, as the pipeline itself would ignore it. Unknown fields are ignored and missing ones
+configuration than the one in results.json (its fingerprint differs), or changed since it was
+written (its payload digest differs), is left out with a warning, as the pipeline itself would ignore it. Unknown fields are ignored and missing ones
 become "n/a" in the page, so results written by a newer or older leakres still render.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LeakresError
-from ..store import fingerprint
+from ..store import fingerprint, payload_digest
 
 __all__ = ["RunData", "load_run"]
 
@@ -101,6 +101,9 @@ def _cell(run: RunData, cells: Path, expected: str | None, rel: str) -> dict[str
         return None
     if expected is not None and data.get("config_fingerprint") != expected:
         run.warnings.append(f"{p}: written by another configuration than results.json - left out")
+        return None
+    if "payload_digest" in data and data["payload_digest"] != payload_digest(data["payload"]):
+        run.warnings.append(f"{p}: changed since it was written (digest mismatch) - left out")
         return None
     return data["payload"]
 
