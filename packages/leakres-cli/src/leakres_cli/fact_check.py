@@ -21,10 +21,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
-from .errors import LeakresError
 from .records import FactKey, Record, fact_key
 
 
