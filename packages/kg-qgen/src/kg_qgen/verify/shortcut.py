@@ -3,14 +3,18 @@
 An item of a multi-hop type (:data:`MULTI_HOP`: HS, MP, LL, CC, DS, MT) with an entity gold is
 rejected (check ``shortcut``) when
 
-1. **a direct fact gives the gold**: an entity the question names has, in the source, a fact
-   (any relation) whose object is the gold - the gold's id, or an entity whose label is the
+1. **a direct fact gives the gold**: a subject of the question (the target's subject, and CC's
+   partner) has, in the source, a fact (any relation) whose object is the gold - the gold's id, or an entity whose label is the
    gold's label or one of its aliases - and that fact is not one of the item's own premises
    (HS "the sport of X's position" while X's sport is a fact; MP "whatever position ... its
    sport" for a player whose sport is stated; a team's sport via its head coach while the team's
    sport is a fact). LL and DS ask a fact of their subject by design (the alias, the
    elimination are the rule), so their own target fact is a premise and does not count; another
-   relation of the same subject to the same gold does;
+   relation of the same subject to the same gold does. The other entities a question names are
+   not subjects here: DS and MT name their options and each option's own fact side by side (MT's
+   "if it is Australia, the capital is Canberra", beside the distractor's "if it is Austria, the
+   capital is Vienna"), so Canberra's country being Australia tells the gold no more than
+   Vienna's tells the distractor; names are rule 3's;
 2. **one hop by class** (HS, MP: the gold is reached through a masked bridge): another entity
    of the subject's class (:mod:`kg_qgen.semantics.classes`; "thing" is not judged) has a fact
    of the chain's last relation directly in the source (persons have a sport: a coach's sport is
@@ -73,6 +77,19 @@ def named_entities(record: dict) -> list[str]:
         ids += [str(o) for o in opts]
     hidden = [x for x in (record.get("bridge_id"), record.get("answer_id")) if isinstance(x, str)]
     return [e for e in dict.fromkeys(ids) if e and e not in hidden]
+
+
+def asked_subjects(record: dict, graph: KnowledgeGraph) -> list[str]:
+    """Ids of the question's subjects for rule 1: the target's subject (the first premise's, the
+    target coming first) and CC's partner."""
+    premises = _premise_ids(record)
+    ids = [premises[0].get("subject") if premises else None, record.get("partner_id")]
+    hidden = (record.get("bridge_id"), record.get("answer_id"))
+    return [
+        e
+        for e in dict.fromkeys(ids)
+        if isinstance(e, str) and e not in hidden and graph.has_entity(e)
+    ]
 
 
 def _gold_forms(graph: KnowledgeGraph, gold: str) -> set[str]:
@@ -157,7 +174,7 @@ def _find(record: dict, graph: KnowledgeGraph, gold: str) -> str | None:
     forms = _gold_forms(graph, gold)
     own = {_fact(p) for p in _premise_ids(record)}
     named = [e for e in named_entities(record) if graph.has_entity(e)]
-    for e in named:
+    for e in asked_subjects(record, graph):
         for f in idx.by_subject.get(e, ()):
             if (f.subject, f.relation, f.object) in own:
                 continue
