@@ -25,10 +25,11 @@ from leakres_cli.main import cli
 SERVE = f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
 ARGS = [
     "run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8", "--sh-pool", "24",
-    "--attacks", "probab,focus_on_key", "--seed", "2",
+    "--attacks", "probab,focus_on_key", "--seed", "0",
 ]  # fmt: skip
-# seed 2: GA's one step on these 4 facts unlearns 3 questions (S_suc SH 1, HS 2) on the built-in
-# knowledge base since its round-four audit; seed 0 now leaves S_suc empty (no attack to test)
+# seed 0: GA's one step on these 4 facts unlearns 2 single-hop questions (S_suc SH 2, HS 0) with
+# issue 34's question rules (measured in process, which the server must equal); seed 2 now leaves
+# S_suc empty (no attack to test), as seed 0 did before them
 
 
 def _cell(out: Path, name: str) -> dict:
