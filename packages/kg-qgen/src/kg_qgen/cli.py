@@ -21,10 +21,16 @@ from typing import Any
 
 import click
 
+from kg_qgen.cli_output import (
+    echo_build_summary,
+    echo_verification,
+    refuse_failed_verification,
+    save_and_say_what_stayed,
+)
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build as build_dataset
-from kg_qgen.pipeline import check_out_dir, save
+from kg_qgen.pipeline import check_out_dir
 from kg_qgen.qtypes import question_type_codes
 from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
@@ -165,83 +171,12 @@ def build_cmd(
         verify=verify,
         wording_draws=wording_draws,
     )
-    _refuse_failed_verification(result.verification, out_dir, result.mt_wording)
+    refuse_failed_verification(result.verification, out_dir, result.mt_wording)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
-    _save_and_say_what_stayed(result, out_dir, overwrite, meta)
+    save_and_say_what_stayed(result, out_dir, overwrite, meta)
     elapsed = time.perf_counter() - t0
-    _echo_build_summary(result, graph, type_list, per_type, out_dir)
+    echo_build_summary(result, graph, type_list, per_type, out_dir)
     click.echo(f"wrote {out_dir} in {elapsed:.1f}s")
-
-
-def _save_and_say_what_stayed(
-    result: Any, out_dir: Path, overwrite: bool, meta: dict[str, Any]
-) -> None:
-    """Save the build; one line for each file of an earlier build that was kept (review, ...)."""
-    from kg_qgen.keep import Kept
-
-    kept = Kept()
-    save(result, out_dir, overwrite=overwrite, meta=meta, kept=kept)
-    for line in kept.lines():
-        click.echo(line)
-
-
-def _echo_build_summary(
-    result: Any, graph: Any, type_list: tuple[str, ...], per_type: int, out_dir: Path
-) -> None:
-    """What ``build`` kept per type, its shortfalls and the verification, one line each."""
-    click.echo(f"{graph!r}")
-    for t in type_list:
-        c = result.counts[t]
-        click.echo(
-            f"{t}: kept {c['kept']}/{per_type} (matches {c['matches']}, rejected {c['rejected']})"
-        )
-    for t, why in result.shortfall.items():
-        click.echo(f"shortfall {t}: {why}")
-    dropped = {t: result.counts[t].get("aliases_dropped") for t in type_list}
-    cells = "; ".join(
-        f"{t} " + ", ".join(f"{k} {n}" for k, n in d.items()) for t, d in dropped.items() if d
-    )
-    if cells:
-        click.echo(f"answer aliases dropped (codes, jokes, emojis; kept questions): {cells}")
-    if result.wording_variety is not None:
-        from kg_qgen.wording_variety import VarietyReport
-
-        click.echo(VarietyReport(**result.wording_variety).line())
-    if result.mt_wording is not None:
-        from kg_qgen.wording_filter import WordingFilterReport
-
-        click.echo(WordingFilterReport(**result.mt_wording).line())
-    if result.verification is not None:
-        click.echo(f"verification passed ({out_dir / 'verify_report.json'})")
-
-
-def _refuse_failed_verification(
-    report: dict[str, Any] | None, out_dir: Path, mt_wording: dict[str, Any] | None = None
-) -> None:
-    """A set that failed verification is shown and not saved. The MT wording filter's warning
-    (no draw within the bound) is printed first, whether the set is refused or not."""
-    if mt_wording and mt_wording["warning"]:
-        click.echo(f"WARNING: {mt_wording['warning']}", err=True)
-    if report is not None and not report["ok"]:
-        _echo_verification(report, err=True)
-        raise click.ClickException(
-            f"verification failed: nothing written to {out_dir} (kg-qgen build --no-verify "
-            "saves it anyway)"
-        )
-
-
-def _echo_verification(report: dict[str, Any], err: bool = False, show: int = 5) -> None:
-    from kg_qgen.verify.report import VerifyReport
-
-    rep = VerifyReport(
-        ok=report["ok"], n=report["n"], per_type=report["per_type"], set_checks=report["set_checks"]
-    )
-    for line in rep.summary_lines():
-        click.echo(line, err=err)
-    for f in rep.failures()[:show]:
-        click.echo(f"  {f['id']} [{f['check']}] {f['reason']}", err=err)
-    if len(rep.failures()) > show:
-        click.echo(f"  ... {len(rep.failures()) - show} more in the report", err=err)
 
 
 @cli.command("verify")
@@ -299,7 +234,7 @@ def verify_cmd(
     except OSError as err:
         msg = f"cannot write the report: {err.strerror or err}"
         raise KgQgenInputError(msg, path=str(out)) from err
-    _echo_verification(report.to_dict(), show=show)
+    echo_verification(report.to_dict(), show=show)
     click.echo(f"report: {out}")
     if not report.ok:
         sys.exit(1)
