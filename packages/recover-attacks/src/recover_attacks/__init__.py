@@ -2,6 +2,7 @@
 in-context. Attacks return raw responses (:class:`AttackResult`); they never judge."""
 
 from .base import Attack, AttackConfig, AttackInputs, AttackResult
+from .budgets import BudgetAxis, LadderRun, ladder_runs, parse_budgets, responses_at
 from .errors import (
     ConfigError,
     ForgottenFactLeakError,
@@ -32,8 +33,10 @@ __all__ = [
     "AttackConfig",
     "AttackInputs",
     "AttackResult",
+    "BudgetAxis",
     "ConfigError",
     "ForgottenFactLeakError",
+    "LadderRun",
     "MissingDependencyError",
     "MissingInputError",
     "ModelLoadError",
@@ -46,8 +49,11 @@ __all__ = [
     "generate",
     "get_attack",
     "get_attack_class",
+    "ladder_runs",
     "list_attacks",
     "load_model",
     "load_tokenizer",
+    "parse_budgets",
+    "responses_at",
     "select_successfully_unlearned",
 ]

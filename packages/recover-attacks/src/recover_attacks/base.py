@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
+from .budgets import BudgetAxis
 from .errors import ConfigError, MissingInputError
 from .records import QuestionRecord, validate_questions
 
@@ -152,6 +153,9 @@ class Attack(ABC, Generic[ConfigT]):
     them in memory, and no served endpoint can run it. The others only read the model."""
     needs_endpoint: ClassVar[bool] = False
     """The attack itself asks a remote service (none of the built-ins does)."""
+    budget: ClassVar[BudgetAxis | None] = None
+    """The axis the attack spends effort along, with its default ladder (:mod:`.budgets`);
+    None: the attack runs at one setting."""
     config: ConfigT
 
     def __init__(self, config: ConfigT | None = None) -> None:

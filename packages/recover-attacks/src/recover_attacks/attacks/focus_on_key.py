@@ -17,6 +17,7 @@ import torch
 from tqdm.auto import tqdm
 
 from ..base import Attack, AttackResult
+from ..budgets import BudgetAxis
 from ..engine import kv
 from ..errors import ConfigError
 from ..generation import format_prompt, generate, has_chat_template, model_device
@@ -240,6 +241,7 @@ class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
     """Needs ``original_model`` (theta_p) and each record's gold ``answer``."""
 
     name = "focus_on_key"
+    budget = BudgetAxis("top_k", "key words emphasised", (1, 2, 3, 5))
     config_cls = FocusOnKeyConfig
     requires = ("original_model",)
     required_fields = ("id", "question", "answer")

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import Attack, AttackResult
+from ..budgets import BudgetAxis
 from ..errors import ConfigError
 from ..generation import format_messages, generate
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
@@ -34,6 +35,7 @@ class InContextAttack(Attack[InContextConfig]):
     from question id to its own list. Facts that restate a forgotten fact raise an error."""
 
     name = "in_context"
+    budget = BudgetAxis("max_shots", "related facts shown in context", (1, 3, 5))
     config_cls = InContextConfig
     requires = ("context_facts",)
 

@@ -6,6 +6,7 @@ import dataclasses
 from typing import Any
 
 from ..base import Attack, AttackResult
+from ..budgets import BudgetAxis
 from ..errors import ConfigError
 from ..generation import generate
 from ..records import QuestionRecord
@@ -33,6 +34,9 @@ class ProbabAttack(Attack[ProbabConfig]):
     """All samples of a batch come from ONE ``generate`` call (``num_return_sequences``)."""
 
     name = "probab"
+    budget = BudgetAxis(
+        "num_samples", "samples per question (any-of-N)", (1, 2, 5, 10, 20), prefix=True
+    )
     config_cls = ProbabConfig
 
     def _run(

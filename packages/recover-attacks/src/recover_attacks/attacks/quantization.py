@@ -22,6 +22,7 @@ import torch
 from torch import nn
 
 from ..base import Attack, AttackInputs, AttackResult
+from ..budgets import BudgetAxis
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
 from ..generation import generate, model_device
 from ..loading import load_model
@@ -314,6 +315,9 @@ class QuantizationAttack(Attack[QuantizationConfig]):
     """Greedy decoding of a quantized copy of the unlearned model."""
 
     name = "quantization"
+    budget = BudgetAxis(
+        "method", "weight precision (8-bit, then the 4-bit variants)", ("int8", "fp4", "nf4")
+    )
     changes_weights = True
     config_cls = QuantizationConfig
 

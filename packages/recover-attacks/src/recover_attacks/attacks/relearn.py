@@ -20,6 +20,7 @@ from typing import Any
 import torch
 
 from ..base import Attack, AttackResult
+from ..budgets import BudgetAxis
 from ..errors import ConfigError, MissingInputError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
@@ -190,6 +191,7 @@ class RelearnAttack(Attack[RelearnConfig]):
     """Needs ``relearn_data``: (question, answer) pairs or records, none a forgotten fact."""
 
     name = "relearn"
+    budget = BudgetAxis("steps", "relearning optimizer steps", (1, 2, 5, 10))
     changes_weights = True
     config_cls = RelearnConfig
     requires = ("relearn_data",)
