@@ -46,6 +46,13 @@ from leak_metrics.judges import (
     judge_needs_endpoint,
     labelled_agreement,
 )
+from leak_metrics.metric_specs import (
+    MetricSpec,
+    available_metrics,
+    format_metric,
+    get_metric,
+    register_metric,
+)
 from leak_metrics.metrics import (
     accuracy,
     forget_quality,
@@ -72,6 +79,7 @@ __all__ = [
     "JudgeItem",
     "LLMJudge",
     "LeakMetricsError",
+    "MetricSpec",
     "MetricValue",
     "MissingExtraError",
     "MultiResponseItem",
@@ -86,6 +94,7 @@ __all__ = [
     "answer_stop",
     "any_of_n_curve",
     "available_judges",
+    "available_metrics",
     "base_at_chance",
     "budget_to_reach",
     "chance_corrected_accuracy",
@@ -98,7 +107,9 @@ __all__ = [
     "false_recovery_rate",
     "forget_quality",
     "forget_quality_by_type",
+    "format_metric",
     "get_judge",
+    "get_metric",
     "guessing_recoveries",
     "holm",
     "judge_any",
@@ -111,6 +122,7 @@ __all__ = [
     "paired_difference",
     "recovery_rate",
     "recovery_rate_by_hop",
+    "register_metric",
     "retain_accuracy",
     "robustness",
     "robustness_by_cell",
