@@ -233,8 +233,10 @@ def gold_mentions(
                     if not (prefix in adjective_words or compass_part):
                         continue
                 # "United States of Fidel", "India Gate", "Austrian Alps": a name continues
-                # after the gold (an office of it does not: "U.S. President").
-                if after and after[0] not in TITLES:
+                # after the gold (an office of it does not: "U.S. President", nor a stutter
+                # of its own words: "the United States of America of America").
+                stutter = after[:1] == ["of"] and all(w in needle for w in after[1:])
+                if after and after[0] not in TITLES and not stutter:
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
                 if not describes_ahead(span, hi, heads, indefinite(span, lo)):

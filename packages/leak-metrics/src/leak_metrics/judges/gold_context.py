@@ -115,14 +115,14 @@ def context_rule(
     if (
         not item.options
         and asks_citizenship(item.question, gold_forms)
-        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
+        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives}, question_words)
     ):
         citizenship = span.raw(*hits[0])
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
     for rule, found in (
         ("commits to another answer before the gold", first_other),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
-        ("contradicts the gold", contradiction(span, others, hits)),
+        ("contradicts the gold", contradiction(span, others, hits, question_words)),
         (
             "lists the gold with another name",
             joined_list(span, others, hits, several),
