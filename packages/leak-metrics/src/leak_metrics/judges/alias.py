@@ -135,6 +135,8 @@ _CONTRAST_RESET = frozenset(
     {"but", "rather", "instead"}
 )  # words allowed between the negation and the gold ("not in fact Paris")
 # "1" is "one" after number-word normalisation ("Paris is not the one ...")
+# "not only the capital of Ireland": a negation that does not deny what follows
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply"})
 _POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
 _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", "possibly"})
@@ -309,8 +311,11 @@ class AliasJudge(Judge):
             k -= 1
             if words[k] in _CONTRAST_RESET:
                 break  # "not Kyoto but Tokyo": the negation is the other name's
-            if words[k] in _ENTITY_NEGATIONS:
+            if words[k] in _ENTITY_NEGATIONS and words[k + 1] not in _NOT_ONLY:
                 return " ".join(words[k:hi])
+        colon = _negated_before_colon(response, lo)
+        if colon is not None:
+            return colon
         after = words[hi : hi + 4]
         # "<gold> is not the answer", "<gold> is not the country of citizenship of X" (but
         # "Paris is not only ...")
@@ -365,6 +370,21 @@ class AliasJudge(Judge):
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         return [self.judge_one(item) for item in items]
+
+
+def _negated_before_colon(response: _Response, lo: int) -> str | None:
+    """The gold opens what follows a colon whose clause is a negated copula ("The answer is not
+    X's country of citizenship: France"): the colon spells out the negated complement."""
+    if lo == 0 or ":" not in response.gap(lo):
+        return None
+    k = lo - 1
+    while k > 0 and not _CLAUSE_BREAK & set(response.gap(k)):
+        k -= 1
+    clause = response.words[k:lo]
+    for i, word in enumerate(clause[:-1]):
+        if word in ("is", "was", "are", "were") and clause[i + 1] in _ENTITY_NEGATIONS:
+            return " ".join(clause[i:])
+    return None
 
 
 def _names_nothing(item: JudgeItem, text: str) -> bool:

@@ -24,6 +24,7 @@ about that span:
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.normalize import Token
@@ -87,7 +88,7 @@ PERSON_HEADS = OFFICES | frozenset(
         "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
         "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
         "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
-        "citizenship", "nationality", "passport",
+        "citizenship", "nationality", "passport", "identity", "heritage", "ancestry",
     }
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
@@ -111,6 +112,7 @@ CONTAINER_WORDS = frozenset(
         "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
         "western", "central", "located", "specifically", "namely", "particularly", "precisely",
         "more", "which", "that", "is", "within", "country", "nation", "situated",
+        "peninsula", "subcontinent", "continent", "coast", "archipelago", "islands", "basin",
     }
 )  # fmt: skip
 CONTAINER_REACH = 6
@@ -329,8 +331,24 @@ def other_names(
         partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
         if lo == 0 and partner is not None and restates(hi + 1, partner):
             continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair
+        if lo == 0 and _renamed(span, hi, starts, restates):
+            continue  # "Shaolin Chubu, also known as Shanghai and Beijing, are ...": the subject
         out.append((lo, hi))
     return out
+
+
+# Words that give a name another name of the same thing ("X, also known as Y", "X (or Y)").
+RENAMING = (("also", "known", "as"), ("known", "as"), ("aka",), ("also", "called"), ("or",))
+
+
+def _renamed(span: Span, hi: int, starts: dict[int, int], restates: Any) -> bool:
+    """The name ending at ``hi`` is followed by another name of it that restates the question
+    ("Shaolin Chubu, also known as Shanghai and Beijing"): the subject, garbled, not an answer."""
+    for phrase in RENAMING:
+        end = hi + len(phrase)
+        if tuple(span.words[hi:end]) == phrase and end in starts and restates(end, starts[end]):
+            return True
+    return False
 
 
 GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word
@@ -376,7 +394,7 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
     return False
 
 
-def _modifier(span: Span, hi: int) -> bool:
+def modifier(span: Span, hi: int) -> bool:
     """The name ending at ``hi`` modifies the lowercase noun right after it ("the Roman
     amphitheater", "the US dollar"): it describes, it does not answer."""
     if hi >= len(span.words) or not span.tight(hi) or span.capitalised(hi):
@@ -400,7 +418,7 @@ def first_other_name(
             (lo == 0 or lo > verb)
             and not negated(span, lo)
             and not _leads_to_gold(span, hi, gold)
-            and not (lo > verb and _modifier(span, hi))
+            and not (lo > verb and modifier(span, hi))
             and not (lo == 0 and _person_predicate(span, hi))
         ):
             return span.raw(lo, hi)
@@ -409,7 +427,7 @@ def first_other_name(
 
 _NOT_PERSONS = frozenset(
     {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "citizenship",
-     "nationality", "passport"}
+     "nationality", "passport", "identity", "heritage", "ancestry"}
 )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from leak_metrics.judges.list_rules import (
     joined_list,
     list_partners,
     multi_valued,
+    several_values,
 )
 from leak_metrics.judges.mention_rules import (
     agent_nouns,
@@ -26,9 +27,11 @@ from leak_metrics.judges.mention_rules import (
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     asks_nationality,
+    asks_person_role,
     citizenship_slot,
     in_other_role,
     names_subject,
+    other_relation_value,
     role_mismatch,
 )
 from leak_metrics.normalize import tokenize
@@ -80,8 +83,11 @@ def mention_hits(
     # only a question about a person's citizenship; for a thing's country or origin it is some
     # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
     # an English footballer" for where his sport originates).
+    # A person's origin ("a player from the United States") answers only a question about the
+    # person (citizenship, birth, death), not one about a thing of theirs.
     if not asks_nationality(item.question):
-        named = [m for m in named if not describes_person(span, *m, adjectives)]
+        origins = asks_person_role(item.question) is None
+        named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
@@ -127,7 +133,15 @@ def context_rule(
             "lists the gold with another name",
             joined_list(span, others, hits, several),
         ),
+        (
+            "announces several values",
+            None if several else several_values(span, hits, question_words),
+        ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
+        (
+            "names the gold as the value of another relation",
+            other_relation_value(span, hits, question_words),
+        ),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),
     ):

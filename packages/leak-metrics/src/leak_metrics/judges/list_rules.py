@@ -149,6 +149,28 @@ def denies_value(
     return None
 
 
+# Words that count several things ("two countries", "several languages").
+COUNT_WORDS = frozenset({"several", "multiple", "many", "various"})
+
+
+def several_values(span: Span, gold: list[tuple[int, int]], question_words: set[str]) -> str | None:
+    """Before the first gold mention the answer announces several values of the asked noun
+    ("The two countries that are associated with both X and Y are the United States ..."): for
+    a relation with one value, a list announced is no commitment to its first item."""
+    words = span.words
+    first = gold[0][0] if gold else len(words)
+    for k in range(min(first, len(words) - 1)):
+        count = words[k] in COUNT_WORDS or (words[k].isdigit() and int(words[k]) >= 2)
+        noun = words[k + 1]
+        if count and noun.endswith("s") and span.tight(k + 1):
+            singular = {noun[:-1], noun.removesuffix("es")}
+            if noun.endswith("ies"):
+                singular.add(noun[:-3] + "y")
+            if singular & question_words:
+                return f"{words[k]} {noun}"
+    return None
+
+
 def _values_differ(
     span: Span, question_words: set[str] | frozenset[str], lo: int = 0, hi: int | None = None
 ) -> str | None:
