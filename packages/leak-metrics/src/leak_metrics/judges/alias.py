@@ -93,12 +93,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from leak_metrics.datatypes import JudgeItem, Verdict
-from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
+from leak_metrics.judges.answer_span import committed_answer, split_lead_in
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
 from leak_metrics.judges.entity_rules import Span, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.scope_rules import negated_before_colon
 from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
 from leak_metrics.normalize import Token, contains_tokens, tokenize, tokenize_spans
@@ -217,20 +218,21 @@ class AliasJudge(Judge):
 
     def judge_one(self, item: JudgeItem) -> Verdict:
         gold_tokens = tokenize(item.answer)
-        committed = committed_answer(item.response)
-        # a non-answer opening sentence passes the commitment to the next one
-        lead_in = is_lead_in(committed) and next_answer(item.response)
+        # a non-answer opening sentence passes the commitment to the next one (the stop rule
+        # runs past it too, so a decoder never stops before the sentence judged here)
+        lead, answer = split_lead_in(committed_answer(item.response))
+        first = lead or answer
         if self.config.yes_no_rule and gold_tokens in (["yes"], ["no"]):
-            decision, why = decide(item.question, committed)
-            if decision is None and lead_in:
-                decision, why = decide(item.question, lead_in)
+            decision, why = decide(item.question, first)
+            if decision is None and lead:
+                decision, why = decide(item.question, answer)
                 why = f"after a lead-in sentence, {why}"
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
-        verdict = self._judge_entity(item, committed)
+        verdict = self._judge_entity(item, first)
         # a lead-in that names something ("I think it is Lyon.") has committed to it
-        if lead_in and verdict.reason == _NO_GOLD and _names_nothing(item, committed):
-            second = self._judge_entity(item, lead_in)
+        if lead and verdict.reason == _NO_GOLD and _names_nothing(item, lead):
+            second = self._judge_entity(item, answer)
             return self._verdict(item, bool(second.correct), f"after a lead-in, {second.reason}")
         return verdict
 
@@ -313,7 +315,7 @@ class AliasJudge(Judge):
                 break  # "not Kyoto but Tokyo": the negation is the other name's
             if words[k] in _ENTITY_NEGATIONS and words[k + 1] not in _NOT_ONLY:
                 return " ".join(words[k:hi])
-        colon = _negated_before_colon(response, lo)
+        colon = negated_before_colon(response, lo)
         if colon is not None:
             return colon
         after = words[hi : hi + 4]
@@ -370,21 +372,6 @@ class AliasJudge(Judge):
 
     def judge(self, items: Sequence[JudgeItem]) -> list[Verdict]:
         return [self.judge_one(item) for item in items]
-
-
-def _negated_before_colon(response: _Response, lo: int) -> str | None:
-    """The gold opens what follows a colon whose clause is a negated copula ("The answer is not
-    X's country of citizenship: France"): the colon spells out the negated complement."""
-    if lo == 0 or ":" not in response.gap(lo):
-        return None
-    k = lo - 1
-    while k > 0 and not _CLAUSE_BREAK & set(response.gap(k)):
-        k -= 1
-    clause = response.words[k:lo]
-    for i, word in enumerate(clause[:-1]):
-        if word in ("is", "was", "are", "were") and clause[i + 1] in _ENTITY_NEGATIONS:
-            return " ".join(clause[i:])
-    return None
 
 
 def _names_nothing(item: JudgeItem, text: str) -> bool:

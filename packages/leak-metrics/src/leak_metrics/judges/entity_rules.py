@@ -24,9 +24,9 @@ about that span:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.judges.scope_rules import renamed
 from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
@@ -331,24 +331,10 @@ def other_names(
         partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
         if lo == 0 and partner is not None and restates(hi + 1, partner):
             continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair
-        if lo == 0 and _renamed(span, hi, starts, restates):
+        if lo == 0 and renamed(span, hi, starts, restates):
             continue  # "Shaolin Chubu, also known as Shanghai and Beijing, are ...": the subject
         out.append((lo, hi))
     return out
-
-
-# Words that give a name another name of the same thing ("X, also known as Y", "X (or Y)").
-RENAMING = (("also", "known", "as"), ("known", "as"), ("aka",), ("also", "called"), ("or",))
-
-
-def _renamed(span: Span, hi: int, starts: dict[int, int], restates: Any) -> bool:
-    """The name ending at ``hi`` is followed by another name of it that restates the question
-    ("Shaolin Chubu, also known as Shanghai and Beijing"): the subject, garbled, not an answer."""
-    for phrase in RENAMING:
-        end = hi + len(phrase)
-        if tuple(span.words[hi:end]) == phrase and end in starts and restates(end, starts[end]):
-            return True
-    return False
 
 
 GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word

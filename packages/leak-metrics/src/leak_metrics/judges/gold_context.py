@@ -24,6 +24,7 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     asks_nationality,
@@ -125,7 +126,10 @@ def context_rule(
     ):
         citizenship = span.raw(*hits[0])
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    conditions = [in_condition(span, lo) for lo, _ in hits]
+    hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
+        ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
