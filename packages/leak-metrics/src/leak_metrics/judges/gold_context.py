@@ -24,6 +24,7 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -32,7 +33,6 @@ from leak_metrics.judges.slot_rules import (
     citizenship_slot,
     in_other_role,
     names_subject,
-    other_relation_value,
     role_mismatch,
 )
 from leak_metrics.normalize import tokenize
@@ -145,6 +145,11 @@ def context_rule(
         (
             "names the gold as the value of another relation",
             other_relation_value(span, hits, question_words),
+        ),
+        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
+        (
+            "names the gold as the owner of the question's hint",
+            hint_owner(span, hits, item.question),
         ),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),

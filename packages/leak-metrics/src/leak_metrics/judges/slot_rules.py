@@ -118,55 +118,6 @@ def _restated_subject(span: Span, verb: int, question_words: frozenset[str] | se
     return all(w in question_words or w in OPENERS for w in span.words[k:verb])
 
 
-# Relations whose value a response may give instead of the asked one ("Mao's official name is
-# China" for Mao's nationality).
-RELATION_NOUNS = frozenset(
-    {
-        "name", "nickname", "title", "capital", "currency", "language", "religion", "motto",
-        "anthem", "population", "founder", "leader", "president", "headquarters", "birthplace",
-        "team", "spouse", "wife", "husband", "father", "mother", "party", "symbol",
-    }
-)  # fmt: skip
-COPULA_REACH = 2  # words between the copula and the gold ("is indeed China")
-# Words by which a question names the relation it asks (the rule needs to know it asks another).
-ASKED_RELATIONS = RELATION_NOUNS | frozenset(
-    {
-        "country", "citizen", "citizenship", "national", "nationality", "continent", "city",
-        "sport", "occupation", "genre", "region", "state", "located", "born", "birth", "died",
-        "death", "origin", "originate", "originates", "developer", "manufacturer", "author",
-    }
-)  # fmt: skip
-
-
-def other_relation_value(
-    span: Span, gold: list[tuple[int, int]], question_words: set[str]
-) -> str | None:
-    """The gold is the copula's value for a subject phrase that names another relation than
-    the asked one ("Mao's official name is China", "The capital of X's country is ..."): the
-    value of that relation, not the answer."""
-    verb = predicate_start(span)
-    words = span.words
-    if verb >= len(words) or words[verb] not in COPULAS or not gold:
-        return None
-    if not ASKED_RELATIONS & question_words:
-        return None  # the question names no relation: no other one to tell apart
-    if any(lo <= verb for lo, _ in gold) or gold[0][0] - verb - 1 > COPULA_REACH:
-        return None
-    subject = words[:verb]
-    if "of" in subject[1:]:
-        noun = subject[subject.index("of", 1) - 1]
-    elif "s" in subject[1:-1]:
-        noun = subject[-1]
-    else:
-        return None
-    # "The name of Putin's country is Russia": the name of the asked thing (a question word
-    # in lower case ends the subject) is the asked value
-    owner_asked = subject[-1] in question_words and not span.capitalised(verb - 1)
-    if noun in RELATION_NOUNS and noun not in question_words and not owner_asked:
-        return " ".join(subject)
-    return None
-
-
 def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> bool:
     """The answer names the gold in its predicate or opens with it, or else mentions a name of
     the question: "The capital of Sweden is Stockholm" answers "the country of Stockholm", "The
