@@ -179,8 +179,10 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins).
-RULES_VERSION = 3
+#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins);
+#: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
+#: words, the stop rule past lead-in sentences).
+RULES_VERSION = 4
 
 
 @dataclass(frozen=True)
