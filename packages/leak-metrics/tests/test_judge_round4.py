@@ -254,6 +254,16 @@ CASES: list[tuple[str, str, str, list[str], tuple[str, ...], str, bool, bool]] =
         True,
     ),
     (
+        "a question that asks by the capital has no hint",
+        "Which country has Paris as its capital?",
+        "France",
+        [],
+        (),
+        "Paris is the capital of France.",
+        True,
+        True,
+    ),
+    (
         "a capital of the asked subject's country",
         "What is Berlin's country?",
         "Germany",

@@ -77,7 +77,7 @@ def other_relation_value(
 
 # Units a response may call the asked value instead of the gold ("the capital of the UK").
 UNIT_NOUNS = frozenset(
-    {"capital", "city", "state", "province", "region", "territory", "county", "town", "district"}
+    {"capital", "city", "state", "province", "territory", "county", "town", "district"}
 )
 # Words that may stand between the copula and the unit noun ("is indeed the former capital").
 UNIT_MODIFIERS = frozenset(
@@ -110,14 +110,24 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
     return " ".join(words[gold[0][0] - 2 : gold[0][1]])
 
 
-_CLAUSES = re.compile(r"[,.;:?!]")
+_SENTENCES = re.compile(r"[.;?!](?:\s|$)")
+# A hint excludes or supposes ("if whichever has Dublin as capital is not it", "the one whose
+# capital is Havana is ruled out", "If X's country is France, then its capital is Paris"); a
+# sentence without one of these words asks ("Which country has Paris as its capital?").
+HINT_MARKERS = frozenset(
+    {
+        "not", "never", "no", "if", "unless", "then", "whenever", "whichever", "suppose",
+        "assuming", "provided", "event", "condition", "out", "excluded", "eliminated", "except",
+    }
+)  # fmt: skip
 
 
 def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
-    """The answer opens with a name of the question that the question ties to a relation in a
-    clause of its own (its hint: "whichever has Dublin as capital", "the one whose capital is
-    Havana"), and every gold mention owns that relation ("Dublin is the capital of the United
-    States"): the hint restated, not the asked value."""
+    """The answer opens with a name of the question that a sentence of the question ties to a
+    relation in a hint that excludes or supposes (:data:`HINT_MARKERS`: "if whichever has Dublin
+    as capital is not it", "the one whose capital is Havana is ruled out", an MT premise), and
+    every gold mention owns that relation ("Dublin is the capital of the United States"): the
+    hint restated, not the asked value."""
     words = span.words
     runs = span.name_runs()
     if not gold or not runs or runs[0][0] != 0:
@@ -130,8 +140,10 @@ def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | 
         if lo < 2 or words[lo - 1] != "of" or words[lo - 2] not in RELATION_NOUNS:
             return None
     relation = words[gold[0][0] - 2]
-    for clause in _CLAUSES.split(question):
-        tokens = tokenize(clause)
-        if relation in tokens and all(w in tokens for w in opener):
+    for sentence in _SENTENCES.split(question):
+        tokens = tokenize(sentence)
+        if relation not in tokens or not all(w in tokens for w in opener):
+            continue
+        if HINT_MARKERS & set(tokens):  # not "Which country has Paris as its capital?"
             return f"{' '.join(opener)} ... {relation} of"
     return None
