@@ -67,9 +67,11 @@ def other_relation_value(
         noun = subject[-1]
     else:
         return None
-    # "The name of Putin's country is Russia": the name of the asked thing (a question word
-    # in lower case ends the subject) is the asked value
-    owner_asked = subject[-1] in question_words and not span.capitalised(verb - 1)
+    # "The name of Putin's country is Russia", "The name of the country Virat Kohli is India":
+    # the name of the asked thing (a relation word of the question after the relation noun)
+    # is the asked value
+    after = subject[subject.index(noun) + 1 :]
+    owner_asked = any(w in question_words and w in ASKED_RELATIONS for w in after)
     if noun in RELATION_NOUNS and noun not in question_words and not owner_asked:
         return " ".join(subject)
     return None

@@ -20,10 +20,13 @@ from typing import Any
 
 # Words that open a conditional clause, alone or after the word given ("in the event that",
 # "on (the) condition that", "as long as").
-CONDITIONALS = frozenset(
-    {"if", "unless", "whether", "assuming", "suppose", "supposing", "provided", "providing"}
-)
-CONDITIONAL_PAIRS = frozenset({("event", "that"), ("condition", "that"), ("long", "as")})
+CONDITIONALS = frozenset({"if", "unless", "whether", "assuming", "suppose", "supposing"})
+CONDITIONAL_PAIRS = frozenset(
+    {
+        ("event", "that"), ("condition", "that"), ("long", "as"), ("provided", "that"),
+        ("providing", "that"),  # not "the map service provided by ..."
+    }
+)  # fmt: skip
 _CLAUSE_END = frozenset(",.;:!?\n")
 _SENTENCE_END = frozenset(".;!?\n")
 COPULAS = frozenset({"is", "was", "are", "were"})

@@ -20,6 +20,7 @@ from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
     Span,
+    describes,
     describes_ahead,
     indefinite,
     predicate_start,
@@ -100,7 +101,8 @@ def _citizenship_phrase(span: Span, lo: int, question_words: frozenset[str] | se
         if set(",.;:!?") & set(span.gap(k + 1)) or span.capitalised(k):
             return False  # a clause break, or a name ("the People's Republic of China")
         if words[k] in CITIZENSHIP_OF or words[k] == "citizenship":
-            return True
+            # "a national by-name of", not "a national leader of China" (an office: a title)
+            return not any(describes(w, PERSON_HEADS) for w in words[k + 1 : lo - 1])
         if words[lo - 1] == "of" and words[k] in COPULAS:
             return all(w in COPULA_OF for w in words[k + 1 : lo - 1]) and _restated_subject(
                 span, k, question_words
@@ -115,7 +117,15 @@ def _restated_subject(span: Span, verb: int, question_words: frozenset[str] | se
     k = verb
     while k > 0 and not set(",.;:!?") & set(span.gap(k)):
         k -= 1
-    return all(w in question_words or w in OPENERS for w in span.words[k:verb])
+    subject = span.words[k:verb]
+    # "Kentucky, which is a part of the United States": a relative clause is about a place
+    return bool(subject) and all(
+        w in question_words or (w in OPENERS and w not in RELATIVES) for w in subject
+    )
+
+
+# Words that open a clause about the noun before it, not about the question's subject.
+RELATIVES = frozenset({"which", "that", "who", "whose", "where", "this", "these", "those", "it"})
 
 
 def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> bool:
