@@ -12,6 +12,7 @@ from leak_metrics.judges.entity_rules import (
     other_names,
 )
 from leak_metrics.judges.list_rules import (
+    asked_noun,
     contradiction,
     denies_value,
     joined_list,
@@ -139,7 +140,7 @@ def context_rule(
         ),
         (
             "announces several values",
-            None if several else several_values(span, hits, question_words),
+            None if several else several_values(span, hits, asked_noun(item.question)),
         ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
         (

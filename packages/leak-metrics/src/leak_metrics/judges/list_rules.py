@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 
 from leak_metrics.judges.entity_rules import Span, negated
+from leak_metrics.normalize import tokenize
 
 # Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
 # English", "multiple languages, including English", "such as the peso").
@@ -153,10 +154,25 @@ def denies_value(
 COUNT_WORDS = frozenset({"several", "multiple", "many", "various"})
 
 
-def several_values(span: Span, gold: list[tuple[int, int]], question_words: set[str]) -> str | None:
+def asked_noun(question: str) -> str | None:
+    """The noun the question asks for: the word after its which/what (past a copula): "Which
+    country ...", "What is the country of ..."; None when there is none."""
+    words = tokenize(question)
+    for k, word in enumerate(words):
+        if word in ("which", "what"):
+            rest = [w for w in words[k + 1 : k + 3] if w not in ("is", "are", "was", "were", "s")]
+            return rest[0] if rest else None
+    return None
+
+
+def several_values(span: Span, gold: list[tuple[int, int]], noun_asked: str | None) -> str | None:
     """Before the first gold mention the answer announces several values of the asked noun
     ("The two countries that are associated with both X and Y are the United States ..."): for
-    a relation with one value, a list announced is no commitment to its first item."""
+    a relation with one value, a list announced is no commitment to its first item. Only the
+    noun the question asks for counts ("The two countries are in Europe" announces no list of
+    continents)."""
+    if noun_asked is None:
+        return None
     words = span.words
     first = gold[0][0] if gold else len(words)
     for k in range(min(first, len(words) - 1)):
@@ -166,7 +182,7 @@ def several_values(span: Span, gold: list[tuple[int, int]], question_words: set[
             singular = {noun[:-1], noun.removesuffix("es")}
             if noun.endswith("ies"):
                 singular.add(noun[:-3] + "y")
-            if singular & question_words:
+            if noun_asked in singular:
                 return f"{words[k]} {noun}"
     return None
 

@@ -2,8 +2,9 @@
 than the asked one, or of another entity than the asked subject.
 
 - :func:`other_relation_value`: the gold is the copula's value for a subject phrase that names
-  another relation ("Mao's official name is China" for Mao's nationality);
-- :func:`kind_mismatch`: the asked relation's value is said to be another kind of unit of the
+  a naming relation the question does not ask ("Mao's official name is China" for Mao's
+  nationality);
+- :func:`kind_mismatch`: the asked country or continent is said to be a smaller unit of the
   gold ("The country of citizenship of X is the former capital of the United Kingdom");
 - :func:`hint_owner`: the gold only owns the value of the relation the question names in its
   hint, and the answer's subject is that hint ("Dublin is the capital of the United States" for
@@ -35,6 +36,10 @@ RELATION_NOUNS = frozenset(
         "team", "spouse", "wife", "husband", "father", "mother", "party", "symbol",
     }
 )  # fmt: skip
+# The relations rule 9b's first part reads: naming relations only, which no question of the
+# benchmark asks under another word (a question may ask "What money is used in X?" and the
+# answer say "The currency of X is ...", or "Who founded X?" and "The founder of X is ...").
+NAMING_NOUNS = frozenset({"name", "nickname", "title", "motto", "anthem", "symbol"})
 COPULA_REACH = 2  # words between the copula and the gold ("is indeed China")
 # Words by which a question names the relation it asks (the rule needs to know it asks another).
 ASKED_RELATIONS = RELATION_NOUNS | frozenset(
@@ -72,15 +77,16 @@ def other_relation_value(
     # is the asked value
     after = subject[subject.index(noun) + 1 :]
     owner_asked = any(w in question_words and w in ASKED_RELATIONS for w in after)
-    if noun in RELATION_NOUNS and noun not in question_words and not owner_asked:
+    if noun in NAMING_NOUNS and noun not in question_words and not owner_asked:
         return " ".join(subject)
     return None
 
 
+# Asked kinds larger than every unit below ("The country of citizenship of X is ..."): for a
+# city or capital question "the city of Paris" is the gold itself.
+LARGER_KINDS = frozenset({"country", "citizenship", "nationality", "continent", "nation"})
 # Units a response may call the asked value instead of the gold ("the capital of the UK").
-UNIT_NOUNS = frozenset(
-    {"capital", "city", "state", "province", "territory", "county", "town", "district"}
-)
+UNIT_NOUNS = frozenset({"capital", "city", "province", "county", "town", "district"})
 # Words that may stand between the copula and the unit noun ("is indeed the former capital").
 UNIT_MODIFIERS = frozenset(
     {"indeed", "actually", "also", "former", "current", "largest", "main", "1", "that", "was"}
@@ -96,7 +102,7 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
     words = span.words
     if verb >= len(words) or words[verb] not in COPULAS or not gold:
         return None
-    asked = [w for w in words[:verb] if w in question_words and w in ASKED_RELATIONS]
+    asked = [w for w in words[:verb] if w in question_words and w in LARGER_KINDS]
     if not asked:
         return None
     gold = outermost(gold)
@@ -113,9 +119,9 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
 
 
 _SENTENCES = re.compile(r"[.;?!](?:\s|$)")
-# A hint excludes or supposes ("if whichever has Dublin as capital is not it", "the one whose
-# capital is Havana is ruled out", "If X's country is France, then its capital is Paris"); a
-# sentence without one of these words asks ("Which country has Paris as its capital?").
+# A hint inside the asking sentence excludes or supposes ("..., if whichever has Dublin as
+# capital is not it?"); an asking sentence without one of these words only asks ("Which country
+# has Paris as its capital?"). Every sentence before the asking one is a premise.
 HINT_MARKERS = frozenset(
     {
         "not", "never", "no", "if", "unless", "then", "whenever", "whichever", "suppose",
@@ -125,11 +131,12 @@ HINT_MARKERS = frozenset(
 
 
 def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
-    """The answer opens with a name of the question that a sentence of the question ties to a
-    relation in a hint that excludes or supposes (:data:`HINT_MARKERS`: "if whichever has Dublin
-    as capital is not it", "the one whose capital is Havana is ruled out", an MT premise), and
-    every gold mention owns that relation ("Dublin is the capital of the United States"): the
-    hint restated, not the asked value."""
+    """The answer opens with a name of the question that a premise of the question ties to a
+    relation (a sentence before the asking one: an MT conditional, "the one whose capital is
+    Havana is ruled out"; or a hint inside the asking sentence that excludes or supposes,
+    :data:`HINT_MARKERS`: "if whichever has Dublin as capital is not it"), and every gold
+    mention owns that relation ("Dublin is the capital of the United States"): the hint
+    restated, not the asked value."""
     words = span.words
     runs = span.name_runs()
     if not gold or not runs or runs[0][0] != 0:
@@ -142,10 +149,12 @@ def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | 
         if lo < 2 or words[lo - 1] != "of" or words[lo - 2] not in RELATION_NOUNS:
             return None
     relation = words[gold[0][0] - 2]
-    for sentence in _SENTENCES.split(question):
-        tokens = tokenize(sentence)
+    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    for index, tokens in enumerate(sentences):
         if relation not in tokens or not all(w in tokens for w in opener):
             continue
-        if HINT_MARKERS & set(tokens):  # not "Which country has Paris as its capital?"
+        # a premise before the asking sentence, or a hint inside it; not the ask itself
+        # ("Which country has Paris as its capital?")
+        if index < len(sentences) - 1 or HINT_MARKERS & set(tokens):
             return f"{' '.join(opener)} ... {relation} of"
     return None

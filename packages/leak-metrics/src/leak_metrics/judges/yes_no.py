@@ -23,10 +23,15 @@ The response's committed answer (its first answer sentence) decides, in this ord
    ``if``/``suppose``/``were``/``whether`` clause and outside the clause of "the claim/statement/
    rule (that) ..." (mentioned, not asserted); negated within 4 words before it or not, and
    turned by a truth word before its "that" ("It is false that ..."): the response thereby
-   affirms or denies CLAIM, and the decision is yes when that matches what the question asks;
-6. a truth word about the statement as a whole ("That is true.", 'The statement "..." is false',
-   "The claim that ... is true") -> the statement asked about (or the quoted one, with its own
-   "not") holds or fails;
+   affirms or denies CLAIM, and the decision is yes when that matches what the question asks
+   (not the object as an owner, "Tokyo is not Japan's capital", nor a statement whose subject
+   opens with a relation the claim does not have, "The capital city of Obama's country is
+   indeed Paris, not France"); the claim's clause of "the claim of ... is" runs to the
+   sentence's last copula;
+6. a truth word about the statement as a whole, said of it (opening the answer or after a
+   copula: "That is true.", 'The statement "..." is false', "The claim that ... is true", "That's
+   a common myth"; not a word inside a name, "a fallacy known as False Dilemma") -> the
+   statement asked about (or the quoted one, with its own "not") holds or fails;
 7. anything else ("X is a classic example of a logical fallacy", a statement about something
    else) -> no decision.
 
