@@ -35,6 +35,10 @@ TRICKY = [
     "\n\nParis\nLyon",
     "Dr. Smith lives in St. Louis, Mo. He works there.",
     "It was founded ca. 1900 by Gen. Lee. The end.",
+    # non-answer opening sentences: the stop comes after the answer sentence that follows them
+    "That's an interesting question. Paris is the capital. More text.",
+    "Great question! Let me think about it. Paris.\nLyon.",
+    "Sure! Sure! Sure! Paris. Lyon.",
 ]
 
 

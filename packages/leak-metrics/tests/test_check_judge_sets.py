@@ -1,5 +1,7 @@
-"""``check-judge`` over the development, sealed and second-label files (issue 35 item 5), on
-small fixture files written here (never the real sealed file), and the kappa function."""
+"""``check-judge`` over every labelled set of a folder (issue 35 item 5): the development set, the
+round-three sealed set (now development), the round-four sealed set and any other
+``judge_labels*.jsonl``, each with its second labeller's agreement; on small fixture files written
+here (never a real sealed file), with numbers worked out by hand; and the kappa function."""
 
 from __future__ import annotations
 
@@ -15,10 +17,14 @@ from leak_metrics.errors import InputError
 from leak_metrics.judges.label_sets import (
     DEV_FILES,
     SEALED_FILE,
+    SEALED_R4_FILE,
     SECOND_FILE,
+    SECOND_R4_FILE,
     cohen_kappa,
     labeller_agreement,
     load_dev,
+    present_sets,
+    report_folder,
     report_set,
 )
 from leak_metrics.judges.labelled import load_labels
@@ -85,6 +91,29 @@ SECOND = [
 ]
 
 
+ROME, MADRID = "What is Rome's country?", "What is Madrid's country?"
+# The round-four sealed set: the judge says True, False, True, False, True; r5 is labelled
+# incorrect ("the Italian capital" is accepted by the judge): 4 of 5 agree, 1 false-correct.
+R4 = [
+    _record("r1", "base", ROME, "Italy", "Rome is in Italy.", "correct"),
+    _record("r2", "npo-eval", ROME, "Italy", "Rome is in Greece.", "incorrect"),
+    _record("r3", "base", MADRID, "Spain", "Madrid is the capital of Spain.", "correct"),
+    _record("r4", "npo-eval", MADRID, "Spain", "Madrid is in Portugal, not Spain.", "incorrect"),
+    _record("r5", "base", ROME, "Italy", "Rome is the Italian capital.", "incorrect"),
+]
+# The second labeller on r1, r2, r3, r5 (+ one id not in the set): correct, incorrect,
+# incorrect, correct. First on those: T, F, T, F; second: T, F, F, T -> 2 of 4 agree (50.0%);
+# p_o = 0.5, p_e = 0.5 * 0.5 + 0.5 * 0.5 = 0.5, kappa = 0. The judge on the same ids: T, F, T, T
+# -> 3 of 4 agree with the first (75.0%); p_e = 0.5 * 0.75 + 0.5 * 0.25 = 0.5, kappa = 0.5.
+R4_SECOND = [
+    {**R4[0]},
+    {**R4[1]},
+    {**R4[2], "label": "incorrect"},
+    {**R4[4], "label": "correct"},
+    _record("r9", "base", ROME, "Italy", "Italy.", "correct"),
+]
+
+
 def _write(folder: Path, name: str, records: list[dict[str, Any]]) -> None:
     text = "".join(json.dumps(r) + "\n" for r in records)
     (folder / name).write_text(text, encoding="utf-8")
@@ -133,6 +162,10 @@ def test_report_set_rows_and_classes(folder: Path) -> None:
     assert dev.overall.false_correct == 1 and dev.overall.false_correct_rate == pytest.approx(1 / 3)
 
 
+R3_NAME = "round-three sealed set (now development)"
+R4_NAME = "sealed set, round four (measured once after the rules froze)"
+
+
 def test_check_judge_prints_every_block(folder: Path) -> None:
     result = CliRunner().invoke(
         main, ["check-judge", "--labels-dir", str(folder), "--show-disagreements"]
@@ -140,18 +173,72 @@ def test_check_judge_prints_every_block(folder: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "### development set: 3 responses" in out
-    assert "### sealed set: 4 responses" in out
+    assert f"### {R3_NAME}: 4 responses, agreement 75.0%" in out
+    assert R4_NAME not in out  # no round-four file yet: no block
     assert "| stage | n | agreement | false-correct | false-incorrect |" in out
     assert "- [lenient-demonym] d3 (SH, ga-eval): label incorrect, judge True" in out
     assert "- [strict-negation] s4 (SH, ga-attack-probab): label correct, judge False" in out
-    assert "human-human agreement (sealed labels vs second labels, 3 ids): 66.7%" in out
+    assert (
+        f"human-human agreement ({R3_NAME}: first vs second labeller, 3 shared ids): 66.7%" in out
+    )
+
+
+def test_round_four_sealed_set_and_its_second_labeller(folder: Path) -> None:
+    _write(folder, SEALED_R4_FILE, R4)
+    _write(folder, SECOND_R4_FILE, R4_SECOND)
+    result = CliRunner().invoke(
+        main, ["check-judge", "--labels-dir", str(folder), "--show-disagreements"]
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    # the blocks in order: development, round three (now development), round four
+    order = [out.index(f"### {name}:") for name in ("development set", R3_NAME, R4_NAME)]
+    assert order == sorted(order)
+    assert f"### {R4_NAME}: 5 responses, agreement 80.0%" in out
+    assert "| all | 5 | 80.0% | 1 (20.0%) | 0 (0.0%) |" in out
+    assert "| npo-eval | 2 | 100.0% | 0 (0.0%) | 0 (0.0%) |" in out
+    assert "- [lenient-demonym] r5 (SH, base): label incorrect, judge True" in out
+    assert (
+        f"human-human agreement ({R4_NAME}: first vs second labeller, 4 shared ids): 50.0%, "
+        "Cohen's kappa 0.000; the judge vs the first labeller on the same ids: 75.0%, "
+        "kappa 0.500 (1 second-label ids not in the set)"
+    ) in out
+    payload = json.loads(
+        CliRunner().invoke(main, ["check-judge", "--labels-dir", str(folder), "--json"]).output
+    )
+    assert [s["set"] for s in payload["sets"]] == ["development set", R3_NAME, R4_NAME]
+    r4 = payload["sets"][2]
+    assert r4["overall"]["n"] == 5 and r4["overall"]["false_correct"] == 1
+    assert r4["overall"]["agreement"] == pytest.approx(0.8)
+    humans = {h["set"]: h for h in payload["labellers"]}
+    assert humans[R4_NAME]["n"] == 4 and humans[R4_NAME]["agreement"] == pytest.approx(0.5)
+    assert humans[R4_NAME]["kappa"] == pytest.approx(0.0)
+    assert humans[R4_NAME]["judge_on_same_ids"] == pytest.approx(0.75)
+    assert humans[R4_NAME]["judge_kappa_on_same_ids"] == pytest.approx(0.5)
+    assert humans[R4_NAME]["only_second"] == ["r9"]
+    assert humans[R3_NAME]["n"] == 3 and humans[R3_NAME]["agreement"] == pytest.approx(2 / 3)
+
+
+def test_round_four_without_second_labels_and_other_files(folder: Path) -> None:
+    _write(folder, SEALED_R4_FILE, R4)
+    _write(folder, "judge_labels_extra.jsonl", R4[:2])  # another set, under its own name
+    _write(folder, "judge_labels_extra_second.jsonl", [{**R4[0], "label": "incorrect"}])
+    (folder / SEALED_FILE).unlink()
+    (folder / SECOND_FILE).unlink()
+    names = [spec.name for spec in present_sets(folder)]
+    assert names == ["development set", R4_NAME, "judge_labels_extra.jsonl"]
+    reports = report_folder(get_judge("alias"), folder)
+    assert [humans is None for _, humans in reports] == [True, True, False]
+    extra = reports[2][1]
+    assert extra is not None and extra["n"] == 1 and extra["agreement"] == pytest.approx(0.0)
+    assert reports[1][0].overall.agree == 4 and reports[2][0].overall.agree == 2
 
 
 def test_check_judge_json_and_missing_files(folder: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["check-judge", "--labels-dir", str(folder), "--json"])
     payload = json.loads(result.output)
-    assert [s["set"] for s in payload["sets"]] == ["development set", "sealed set"]
-    assert payload["labellers"]["n"] == 3
+    assert [s["set"] for s in payload["sets"]] == ["development set", R3_NAME]
+    assert [h["n"] for h in payload["labellers"]] == [3]
     assert payload["overall"]["n"] == 3  # the development set's rows stay at the top level
     (folder / SEALED_FILE).unlink()  # no sealed file: only the development block
     result = CliRunner().invoke(main, ["check-judge", "--labels-dir", str(folder), "--json"])

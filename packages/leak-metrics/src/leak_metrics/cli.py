@@ -1,8 +1,9 @@
 """``leak-metrics`` command line: ``check-judge``.
 
-``leak-metrics check-judge --judge alias`` runs a judge over the labelled sets
-(:mod:`leak_metrics.judges.label_sets`: the development set, the sealed set when its file is
-there, and the human-human agreement when second labels are there) or over a labelled file of
+``leak-metrics check-judge --judge alias`` runs a judge over every labelled set of the labels
+folder (:mod:`leak_metrics.judges.label_sets`: the development set, the round-three sealed set
+(now development), the round-four sealed set, any other ``judge_labels*.jsonl``; each set's
+human-human agreement when its second labels are there) or over a labelled file of
 your own (``--labels FILE``; format in :mod:`leak_metrics.judges.labelled`), and prints
 agreement, false-correct and false-incorrect overall, per question type and per stage, so you can
 see how far to trust the judge before a paper-scale run. For an LLM judge give ``--base-url`` and ``--model``;
@@ -25,12 +26,11 @@ from leak_metrics.judges import get_judge
 from leak_metrics.judges.label_sets import (
     DEV_FILES,
     SEALED_FILE,
-    SECOND_FILE,
+    SEALED_R4_FILE,
     SetReport,
     data_dir,
-    labeller_agreement,
-    load_dev,
     markdown_report,
+    report_folder,
     report_set,
 )
 from leak_metrics.judges.labelled import load_labels
@@ -47,8 +47,9 @@ def main() -> None:
 @click.option(
     "--labels-dir",
     default=None,
-    help=f"Folder with {DEV_FILES[0]} (+ {DEV_FILES[1]}, {SEALED_FILE}, {SECOND_FILE}); "
-    "default: the shipped data folder.",
+    help=f"Folder with {DEV_FILES[0]} (+ {DEV_FILES[1]}, {SEALED_FILE}, {SEALED_R4_FILE}, "
+    "their *_second.jsonl labels, any other judge_labels*.jsonl); default: the shipped data "
+    "folder.",
 )
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint (LLM judge).")
 @click.option("--model", default=None, help="Judge model name (LLM judge).")
@@ -82,25 +83,26 @@ def check_judge(
         raise click.UsageError(f"--base-url/--model apply to the llm judge, not '{judge_name}'")
     try:
         judge = get_judge(judge_name, **overrides)
-        reports, humans = _reports(judge, labels_path, labels_dir)
+        reports = _reports(judge, labels_path, labels_dir)
     except LeakMetricsError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     if as_json:
         payload: dict[str, Any] = {"judge": judge.describe(), "sets": []}
-        for report in reports:
+        for report, _ in reports:
             block = report.as_dict()
             if show_disagreements:
                 block["disagreements"] = report.disagreements
             payload["sets"].append(block)
-        if humans is not None:
-            payload["labellers"] = humans
+        labellers = [humans for _, humans in reports if humans is not None]
+        if labellers:
+            payload["labellers"] = labellers
         # the first set's rows stay at the top level (earlier callers read them there)
-        payload.update({k: v for k, v in reports[0].as_dict().items() if k != "set"})
+        payload.update({k: v for k, v in reports[0][0].as_dict().items() if k != "set"})
         click.echo(json.dumps(payload, indent=2, default=str))
         return
     click.echo(f"judge: {judge_name}")
-    for report in reports:
+    for report, humans in reports:
         click.echo("")
         click.echo(markdown_report(report))
         if show_disagreements:
@@ -110,34 +112,19 @@ def check_judge(
                     f"- [{d['class']}] {d['id']} ({d['type']}, {d['stage']}): label {label}, "
                     f"judge {d['judge']} ({d['reason']})"
                 )
-    if humans is not None:
-        click.echo("")
-        click.echo(_humans_line(humans))
+        if humans is not None:
+            click.echo("")
+            click.echo(_humans_line(humans))
 
 
 def _reports(
     judge: Any, labels_path: str | None, labels_dir: str | None
-) -> tuple[list[SetReport], dict[str, Any] | None]:
-    """The sets to report: a user's file alone, or development + sealed (+ second labels)."""
+) -> list[tuple[SetReport, dict[str, Any] | None]]:
+    """The sets to report: a user's file alone, or every set in the labels folder."""
     if labels_path is not None:
-        return [report_set(labels_path, judge, load_labels(labels_path))], None
+        return [(report_set(labels_path, judge, load_labels(labels_path)), None)]
     folder = Path(labels_dir) if labels_dir else data_dir()
-    reports = [report_set("development set", judge, load_dev(folder))]
-    humans = None
-    sealed_path = folder / SEALED_FILE
-    if sealed_path.is_file():
-        sealed = load_labels(sealed_path)
-        reports.append(report_set("sealed set", judge, sealed))
-        second_path = folder / SECOND_FILE
-        if second_path.is_file():
-            second = load_labels(second_path)
-            humans = labeller_agreement(sealed, second)
-            ids = {r.item.id for r in second}
-            same = [r for r in sealed if r.item.id in ids]
-            judged = report_set("sealed, doubly labelled ids", judge, same)
-            humans["judge_on_same_ids"] = judged.overall.agreement
-            humans["judge_kappa_on_same_ids"] = judged.kappa
-    return reports, humans
+    return report_folder(judge, folder)
 
 
 def _humans_line(humans: dict[str, Any]) -> str:
@@ -148,13 +135,13 @@ def _humans_line(humans: dict[str, Any]) -> str:
         return "n/a" if x is None else f"{x:.3f}"
 
     line = (
-        f"human-human agreement (sealed labels vs second labels, {humans['n']} ids): "
-        f"{pct(humans['agreement'])}, Cohen's kappa {k(humans['kappa'])}; "
-        f"the judge on the same ids: {pct(humans['judge_on_same_ids'])}, "
+        f"human-human agreement ({humans['set']}: first vs second labeller, {humans['n']} "
+        f"shared ids): {pct(humans['agreement'])}, Cohen's kappa {k(humans['kappa'])}; "
+        f"the judge vs the first labeller on the same ids: {pct(humans['judge_on_same_ids'])}, "
         f"kappa {k(humans['judge_kappa_on_same_ids'])}"
     )
     if humans["only_second"]:
-        line += f" ({len(humans['only_second'])} second-label ids not in the sealed set)"
+        line += f" ({len(humans['only_second'])} second-label ids not in the set)"
     return line
 
 

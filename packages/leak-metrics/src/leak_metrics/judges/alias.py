@@ -6,8 +6,10 @@ refusing cannot pass for a correct answer.
 (:func:`leak_metrics.committed_answer`, the stop rule of :mod:`answer_span`): "The currency of
 Ontario is the US dollar. The specific currency is the Canadian dollar." commits to the US dollar.
 A first sentence that is a lead-in about answering ("That is an interesting question.", "To
-determine this, we need to examine ...": :func:`answer_span.is_lead_in`) and names nothing (no gold, no other name) passes
-the commitment to the next sentence.
+determine this, we need to examine ...": :func:`answer_span.is_lead_in`; at most two) and names
+nothing (no gold, no other name) passes the commitment to the next sentence; the stop rule runs
+past such sentences too, so a decoder stopped by it always has the sentence judged here
+(:func:`answer_span.split_lead_in` gives the two parts).
 
 Normalisation is :mod:`leak_metrics.normalize` (accents, case, punctuation, articles, number
 words). A *form* of the gold is the gold answer or one of its aliases, plus two surface variants of
@@ -29,8 +31,11 @@ in lower case ("The rule states" is not "the States"); half of a hyphenated nati
 ("Canadian-American") is not the country; the tail of another place's longer name ("Republic of
 China") names that place, a wrong answer; the gold's name qualified by another kind of unit ("the
 state of New York" for New York City) is not the gold; unless the question asks a person's
-citizenship, a country's adjective on a person ("a French engineer", "an English footballer") is
-that person's nationality, not the answer. The
+citizenship, a country's adjective on a person ("a French engineer", "an English footballer",
+"an American professional basketball player") is that person's nationality, not the answer, and
+unless it asks a person's citizenship, birth or death, nor is a place a person is from ("a player
+from the United States" for where his sport originates). A gold name followed by "of" and its own
+words again ("the United States of America of America") is a stutter of the gold. The
 *wrong candidates* are the item's ``options`` other than the gold; where a wrong-candidate mention
 and a gold mention overlap, the longer one is what the response names.
 
@@ -46,19 +51,27 @@ the verdict:
 3. Wrong candidate: any wrong candidate mentioned next to the gold -> incorrect ("Paris, not
    Lyon" too: listing every option with or without "not" cannot win).
 4. Negated gold: ``not``/``never``/``neither``/``nor`` before a gold mention in its clause, at most
-   3 words between, or "<gold> is/was not (the) correct/right/answer/true/it" -> incorrect.
+   3 words between (not "not only/just/merely"), "<gold> is/was not (the) correct/right/answer/
+   true/it", or the gold opening what follows a colon after a negated copula ("The answer is not
+   X's country of citizenship: France") -> incorrect.
 5. Alternatives: the gold joined to another capitalised entity (or number, for a number gold) by
    commas, slashes or or/either/and/nor/maybe/perhaps/possibly in a sentence with a disjunction
    ("maybe France or Germany", "one of France, Germany or Spain", "Paris/Lyon") -> incorrect.
+5b. Condition: every gold mention sits in a conditional clause (if/unless/whether/assuming/
+    suppose/provided that/in the event that/on condition that/as long as, up to a comma, "then"
+    or the sentence end: an echoed MT premise) -> incorrect (:mod:`scope_rules`).
 6. Another answer first: a name that is neither the question's nor the gold's, not negated,
    opening the answer or standing in its predicate (after its first verb) before the first gold
    mention -> incorrect ("The United Kingdom is a sovereign country located in ... Australia").
    A place that leads to the gold through container words ("Salzburg, a city in Austria", "the
-   Balkan region of Europe", "the United Kingdom, specifically ... London") or a short verbless
-   apposition ("Dante Alighieri, a 13th-century Italian poet") is not another answer.
+   Balkan region of Europe", "the United Kingdom, specifically ... London", "the Iberian
+   Peninsula of Europe") or a short verbless apposition ("Dante Alighieri, a 13th-century Italian
+   poet") is not another answer; nor is an opening name renamed as the question's subject
+   ("Shaolin Chubu, also known as Shanghai and Beijing, are ...").
 6b. Denial: the answer denies that the asked value exists before naming the gold ("do not
     have a single citizenship country in common"), or says two subjects' values differ ("their
-    occupations are distinct") -> incorrect (:mod:`list_rules`).
+    occupations are distinct", "different countries"; not "different cultures", another thing)
+    -> incorrect (:mod:`list_rules`).
 7. Contradiction: after the gold, a contrast word (but, however, although, though, whereas,
    yet, instead) followed by another name, or by "also"/"another" -> incorrect.
 8. List: the gold joined to another name by "and"/"&", or after mix/blend/combination/
@@ -66,12 +79,23 @@ the verdict:
    and English") -> incorrect. For a multi-valued relation (occupation, language, genre, ...) a
    list joined by and/&/commas is an answer (and its other items are no "other answer", rule 6);
    only the blend/including markers count.
+8b. Several values: for a relation with one value, the answer announces several of the asked
+    noun before the gold ("The two countries ... are the United States of America (USA") ->
+    incorrect.
 9. Another role: the gold names where the subject was born, lives, is based or died when the
    question asks another of these relations or citizenship ("based in the United States of
    America" for a citizenship question; "born in ... Vienna" for a place of death) -> incorrect.
+9b. Another relation (:mod:`relation_rules`): the gold is the copula's value for a subject
+    phrase naming another relation ("Mao's official name is China"; but "The name of Putin's
+    country is Russia" names the asked thing); the asked value called another kind of unit of
+    the gold ("The country of citizenship of X is the former capital of the United Kingdom");
+    the gold only as the owner of the question's hint restated ("Dublin is the capital of the
+    United States" for "..., if whichever has Dublin as capital is not it?") -> incorrect.
 10. Not the citizenship: for a citizenship question whose gold is a country (not a continent
     question), no gold mention sits in the citizenship slot (opening the answer; after a copula,
-    "citizen of", "from"; as the adjective of a person, "a former U.S. President"; not inside a
+    "citizen of", "from", "a national (by-name) of", "citizenship in", or a copula's "(part) of"
+    whose clause restates the subject, "both are of"; as the adjective of a person or of the
+    subject's identity/heritage, "a former U.S. President", "his Dutch identity"; not inside a
     title, "the 41st President of the United States"; not as a modifier: "a United States
     state", "the USA's 14th state") -> incorrect; a hyphenated nationality with the gold as one
     half ("an Italian-American footballer ... a native of Italy") -> incorrect before rule 2.
@@ -93,12 +117,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from leak_metrics.datatypes import JudgeItem, Verdict
-from leak_metrics.judges.answer_span import committed_answer, is_lead_in, next_answer
+from leak_metrics.judges.answer_span import committed_answer, split_lead_in
 from leak_metrics.judges.base import Judge
 from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
 from leak_metrics.judges.entity_rules import Span, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.scope_rules import negated_before_colon
 from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
 from leak_metrics.normalize import Token, contains_tokens, tokenize, tokenize_spans
@@ -135,6 +160,8 @@ _CONTRAST_RESET = frozenset(
     {"but", "rather", "instead"}
 )  # words allowed between the negation and the gold ("not in fact Paris")
 # "1" is "one" after number-word normalisation ("Paris is not the one ...")
+# "not only the capital of Ireland": a negation that does not deny what follows
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply"})
 _POST_NEGATED = frozenset({"correct", "right", "answer", "true", "it", "1"})
 _DISJUNCTION_WORDS = frozenset({"or", "either", "maybe", "perhaps", "possibly"})
 _LIST_CONNECTORS = frozenset({"or", "either", "and", "nor", "maybe", "perhaps", "possibly"})
@@ -176,8 +203,10 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins).
-RULES_VERSION = 3
+#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins);
+#: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
+#: words, the stop rule past lead-in sentences).
+RULES_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -215,20 +244,21 @@ class AliasJudge(Judge):
 
     def judge_one(self, item: JudgeItem) -> Verdict:
         gold_tokens = tokenize(item.answer)
-        committed = committed_answer(item.response)
-        # a non-answer opening sentence passes the commitment to the next one
-        lead_in = is_lead_in(committed) and next_answer(item.response)
+        # a non-answer opening sentence passes the commitment to the next one (the stop rule
+        # runs past it too, so a decoder never stops before the sentence judged here)
+        lead, answer = split_lead_in(committed_answer(item.response))
+        first = lead or answer
         if self.config.yes_no_rule and gold_tokens in (["yes"], ["no"]):
-            decision, why = decide(item.question, committed)
-            if decision is None and lead_in:
-                decision, why = decide(item.question, lead_in)
+            decision, why = decide(item.question, first)
+            if decision is None and lead:
+                decision, why = decide(item.question, answer)
                 why = f"after a lead-in sentence, {why}"
             correct = decision == gold_tokens[0]
             return self._verdict(item, correct, f"{why}; gold is '{gold_tokens[0]}'")
-        verdict = self._judge_entity(item, committed)
+        verdict = self._judge_entity(item, first)
         # a lead-in that names something ("I think it is Lyon.") has committed to it
-        if lead_in and verdict.reason == _NO_GOLD and _names_nothing(item, committed):
-            second = self._judge_entity(item, lead_in)
+        if lead and verdict.reason == _NO_GOLD and _names_nothing(item, lead):
+            second = self._judge_entity(item, answer)
             return self._verdict(item, bool(second.correct), f"after a lead-in, {second.reason}")
         return verdict
 
@@ -309,8 +339,11 @@ class AliasJudge(Judge):
             k -= 1
             if words[k] in _CONTRAST_RESET:
                 break  # "not Kyoto but Tokyo": the negation is the other name's
-            if words[k] in _ENTITY_NEGATIONS:
+            if words[k] in _ENTITY_NEGATIONS and words[k + 1] not in _NOT_ONLY:
                 return " ".join(words[k:hi])
+        colon = negated_before_colon(response, lo)
+        if colon is not None:
+            return colon
         after = words[hi : hi + 4]
         # "<gold> is not the answer", "<gold> is not the country of citizenship of X" (but
         # "Paris is not only ...")

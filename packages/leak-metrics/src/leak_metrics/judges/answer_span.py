@@ -60,10 +60,17 @@ def is_abbreviation(text: str, dot: int) -> bool:
     return len(pieces) > 1 and all(len(p) == 1 and p.isalpha() for p in pieces)
 
 
-def answer_stop(text: str) -> int | None:
-    """Index in ``text`` just past the committed answer (its first answer sentence), or ``None``
-    when that sentence has not ended yet (a decoder keeps generating)."""
-    start = 0
+MAX_LEAD_INS = 2
+"""Non-answer opening sentences (:func:`is_lead_in`) the span may run past ("Great question!
+Let me think. Paris is ..."); a third such sentence is read as the answer sentence."""
+
+
+def _sentence_ends(text: str) -> list[tuple[int, bool]]:
+    """Each end of an answer-span piece in ``text``, in order, up to and including the answer
+    sentence's end: ``(end, lead_in)``, where ``lead_in`` marks a non-answer opening sentence the
+    commitment passes over (the last entry, with ``False``, ends the answer sentence)."""
+    ends: list[tuple[int, bool]] = []
+    start = 0  # where the current piece begins (after the last lead-in sentence)
     for match in _END.finditer(text):
         end = match.end()
         piece = text[start:end]
@@ -75,15 +82,40 @@ def answer_stop(text: str) -> int | None:
             continue  # "D.C. is", "J. R. R. Tolkien", but "the U.S. He was" ends
         if not _WORD.search(piece) or piece.rstrip().endswith(":"):
             continue  # empty line or a lead-in ("The answer is:"): the answer follows
-        return end
-    return None
+        if len(ends) < MAX_LEAD_INS and is_lead_in(piece.strip()):
+            ends.append((end, True))  # "That's a good question.": the next sentence answers
+            start = end
+            continue
+        ends.append((end, False))
+        return ends
+    return ends
+
+
+def answer_stop(text: str) -> int | None:
+    """Index in ``text`` just past the committed answer (its first answer sentence, after any
+    non-answer opening sentences), or ``None`` when that sentence has not ended yet (a decoder
+    keeps generating)."""
+    ends = _sentence_ends(text)
+    return ends[-1][0] if ends and not ends[-1][1] else None
 
 
 def committed_answer(text: str) -> str:
-    """The part of ``text`` the response commits to: its first answer sentence (the whole text
-    when that sentence never ends, e.g. a response cut off by the token limit)."""
+    """The part of ``text`` the response commits to: its first answer sentence, with the
+    non-answer sentences before it (the whole text when that sentence never ends, e.g. a
+    response cut off by the token limit)."""
     stop = answer_stop(text)
     return (text if stop is None else text[:stop]).strip()
+
+
+def split_lead_in(committed: str) -> tuple[str, str]:
+    """``(lead-in, answer)`` of a committed answer: its non-answer opening sentences and the
+    answer sentence after them; ``("", committed)`` when it opens with no lead-in or holds no
+    answer sentence after it (a response that ends after "Let me think.")."""
+    ends = _sentence_ends(committed)
+    leads = [end for end, lead in ends if lead]
+    if not leads or leads[-1] >= len(committed.rstrip()):
+        return "", committed
+    return committed[: leads[-1]].strip(), committed[leads[-1] :].strip()
 
 
 # A first sentence about answering rather than an answer ("That's a great question.", "To
@@ -124,9 +156,3 @@ def is_lead_in(sentence: str) -> bool:
         and _LEAD_WORDS.search(sentence) is not None
         and _NOT_LEAD.search(sentence) is None
     )
-
-
-def next_answer(text: str) -> str:
-    """The answer sentence after the committed one ("" when there is none)."""
-    stop = answer_stop(text)
-    return "" if stop is None else committed_answer(text[stop:])

@@ -11,7 +11,8 @@ the judge's reason:
   adjective), ``list`` (and/or/commas between names), ``longer-name`` (the gold next to another
   capitalised word), ``common-word`` (the gold's words in lower case);
 - strict: by the rule the judge applied: ``list``, ``other-name-first``, ``citizenship-slot``,
-  ``subject``, ``negation``, ``refusal``, ``mixed-nationality``, ``denial``, ``role``; when the
+  ``subject``, ``negation``, ``refusal``, ``mixed-nationality``, ``denial``, ``role``,
+  ``contradiction``, ``condition``, ``other-relation``, ``unit``, ``hint``, ``several-values``; when the
   gold is not named: ``lead-in`` (a later sentence names it), ``demonym`` (an adjective is
   there that the judge did not take), else ``no-mention``;
 - yes/no: ``yes-no-hedge`` (judge yes/no, label: a hedge), ``yes-no-interjection`` (a yes/no
@@ -49,6 +50,11 @@ _STRICT_REASONS = (
     ("denial", "denies"),
     ("role", "another role"),
     ("contradiction", "contradicts"),
+    ("condition", "inside a condition"),
+    ("other-relation", "another relation"),
+    ("unit", "a unit of the gold"),
+    ("hint", "question's hint"),
+    ("several-values", "several values"),
 )
 _ADJECTIVE = re.compile(r"\b[A-Z][a-z]+(?:an|ish|ese|ic|i)\b")
 

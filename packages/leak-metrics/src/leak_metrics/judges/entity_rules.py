@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.judges.scope_rules import renamed
 from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
@@ -87,7 +88,7 @@ PERSON_HEADS = OFFICES | frozenset(
         "food", "sport", "game", "dance", "origin", "descent", "born", "mathematician",
         "economist", "lawyer", "general", "soldier", "chef", "designer", "architect", "explorer",
         "figure", "character", "icon", "legend", "hero", "star", "native", "nationals",
-        "citizenship", "nationality", "passport",
+        "citizenship", "nationality", "passport", "identity", "heritage", "ancestry",
     }
 )  # fmt: skip
 ADJECTIVE_HEADS = PERSON_HEADS | TITLES | frozenset(
@@ -111,6 +112,7 @@ CONTAINER_WORDS = frozenset(
         "centre", "north", "south", "east", "west", "northern", "southern", "eastern",
         "western", "central", "located", "specifically", "namely", "particularly", "precisely",
         "more", "which", "that", "is", "within", "country", "nation", "situated",
+        "peninsula", "subcontinent", "continent", "coast", "archipelago", "islands", "basin",
     }
 )  # fmt: skip
 CONTAINER_REACH = 6
@@ -233,8 +235,10 @@ def gold_mentions(
                     if not (prefix in adjective_words or compass_part):
                         continue
                 # "United States of Fidel", "India Gate", "Austrian Alps": a name continues
-                # after the gold (an office of it does not: "U.S. President").
-                if after and after[0] not in TITLES:
+                # after the gold (an office of it does not: "U.S. President", nor a stutter
+                # of its own words: "the United States of America of America").
+                stutter = after[:1] == ["of"] and all(w in needle for w in after[1:])
+                if after and after[0] not in TITLES and not stutter:
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
                 if not describes_ahead(span, hi, heads, indefinite(span, lo)):
@@ -327,6 +331,8 @@ def other_names(
         partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
         if lo == 0 and partner is not None and restates(hi + 1, partner):
             continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair
+        if lo == 0 and renamed(span, hi, starts, restates):
+            continue  # "Shaolin Chubu, also known as Shanghai and Beijing, are ...": the subject
         out.append((lo, hi))
     return out
 
@@ -374,7 +380,7 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
     return False
 
 
-def _modifier(span: Span, hi: int) -> bool:
+def modifier(span: Span, hi: int) -> bool:
     """The name ending at ``hi`` modifies the lowercase noun right after it ("the Roman
     amphitheater", "the US dollar"): it describes, it does not answer."""
     if hi >= len(span.words) or not span.tight(hi) or span.capitalised(hi):
@@ -398,7 +404,7 @@ def first_other_name(
             (lo == 0 or lo > verb)
             and not negated(span, lo)
             and not _leads_to_gold(span, hi, gold)
-            and not (lo > verb and _modifier(span, hi))
+            and not (lo > verb and modifier(span, hi))
             and not (lo == 0 and _person_predicate(span, hi))
         ):
             return span.raw(lo, hi)
@@ -407,7 +413,7 @@ def first_other_name(
 
 _NOT_PERSONS = frozenset(
     {"cuisine", "dish", "food", "sport", "game", "dance", "origin", "descent", "citizenship",
-     "nationality", "passport"}
+     "nationality", "passport", "identity", "heritage", "ancestry"}
 )  # fmt: skip
 
 

@@ -12,20 +12,25 @@ from leak_metrics.judges.entity_rules import (
     other_names,
 )
 from leak_metrics.judges.list_rules import (
+    asked_noun,
     contradiction,
     denies_value,
     joined_list,
     list_partners,
     multi_valued,
+    several_values,
 )
 from leak_metrics.judges.mention_rules import (
     agent_nouns,
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
+from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     asks_nationality,
+    asks_person_role,
     citizenship_slot,
     in_other_role,
     names_subject,
@@ -80,8 +85,11 @@ def mention_hits(
     # only a question about a person's citizenship; for a thing's country or origin it is some
     # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
     # an English footballer" for where his sport originates).
+    # A person's origin ("a player from the United States") answers only a question about the
+    # person (citizenship, birth, death), not one about a thing of theirs.
     if not asks_nationality(item.question):
-        named = [m for m in named if not describes_person(span, *m, adjectives)]
+        origins = asks_person_role(item.question) is None
+        named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
@@ -115,19 +123,35 @@ def context_rule(
     if (
         not item.options
         and asks_citizenship(item.question, gold_forms)
-        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives})
+        and not citizenship_slot(span, hits, {tuple(a) for a in adjectives}, question_words)
     ):
         citizenship = span.raw(*hits[0])
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    conditions = [in_condition(span, lo) for lo, _ in hits]
+    hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
+        ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
-        ("contradicts the gold", contradiction(span, others, hits)),
+        ("contradicts the gold", contradiction(span, others, hits, question_words)),
         (
             "lists the gold with another name",
             joined_list(span, others, hits, several),
         ),
+        (
+            "announces several values",
+            None if several else several_values(span, hits, asked_noun(item.question)),
+        ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
+        (
+            "names the gold as the value of another relation",
+            other_relation_value(span, hits, question_words),
+        ),
+        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
+        (
+            "names the gold as the owner of the question's hint",
+            hint_owner(span, hits, item.question),
+        ),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),
     ):

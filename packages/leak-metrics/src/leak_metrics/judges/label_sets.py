@@ -1,15 +1,21 @@
 """The labelled sets ``check-judge`` reports on, and how far two labellers agree.
 
-Three kinds of file, in the package data folder (or a folder of your own):
+Every labelled file in the package data folder (or a folder of your own) is reported, in this
+order (:func:`present_sets`; a missing file is simply not reported):
 
 - the **development set**: :data:`DEV_FILES` (``judge_labels.jsonl``, the labels the rules were
-  written and tuned on, and ``judge_labels_dev_r3.jsonl``, the round-three sample of the full
-  preset's responses), read together;
-- the **sealed set**: :data:`SEALED_FILE`, labelled by others and measured once after the rules
-  froze (absent until the coordinator adds it);
-- the **second labels**: :data:`SECOND_FILE`, the same ids (a subset) labelled independently by
-  a second labeller; :func:`labeller_agreement` compares them with the sealed labels (Cohen's
-  kappa and % agreement), the ceiling the judge is held to.
+  first written and tuned on, and ``judge_labels_dev_r3.jsonl``, the round-three sample of the
+  full preset's responses), read together; the first file must be there;
+- the **round-three sealed set, now development**: :data:`SEALED_FILE`, measured once after the
+  round-three rules froze and read since (the round-four rules were tuned on half of it);
+- the **round-four sealed set**: :data:`SEALED_R4_FILE`, labelled by others from another run and
+  measured once after the round-four rules froze (added by the coordinator);
+- any other ``judge_labels*.jsonl`` file, under its own name.
+
+A set's **second labels** (:data:`SECOND_FILE` for round three, :data:`SECOND_R4_FILE` for round
+four, ``<stem>_second.jsonl`` for another file) are the same ids, or a share of them, labelled
+independently by a second labeller; :func:`labeller_agreement` compares them with the set's
+labels (Cohen's kappa and % agreement), the ceiling the judge is held to.
 
 Every set is reported the same way (:func:`report_set`): overall, per type, per stage
 (``source.stage``), with false-correct and false-incorrect as shares of all responses, and each
@@ -41,6 +47,30 @@ from leak_metrics.judges.labelled import (
 DEV_FILES = ("judge_labels.jsonl", "judge_labels_dev_r3.jsonl")
 SEALED_FILE = "judge_labels_sealed.jsonl"
 SECOND_FILE = "judge_labels_sealed_second.jsonl"
+SEALED_R4_FILE = "judge_labels_sealed_r4.jsonl"
+SECOND_R4_FILE = "judge_labels_sealed_r4_second.jsonl"
+LABEL_GLOB = "judge_labels*.jsonl"
+SECOND_SUFFIX = "_second"
+
+
+@dataclass(frozen=True)
+class SetSpec:
+    """One labelled set: its printed name, its files (read together) and its second labels."""
+
+    name: str
+    files: tuple[str, ...]
+    second: str | None = None
+
+
+KNOWN_SETS = (
+    SetSpec("development set", DEV_FILES),
+    SetSpec("round-three sealed set (now development)", (SEALED_FILE,), SECOND_FILE),
+    SetSpec(
+        "sealed set, round four (measured once after the rules froze)",
+        (SEALED_R4_FILE,),
+        SECOND_R4_FILE,
+    ),
+)
 
 
 def cohen_kappa(first: Sequence[bool], second: Sequence[bool]) -> float | None:
@@ -165,6 +195,60 @@ def load_dev(folder: Path) -> list[LabelledResponse]:
         if r.item.id in seen:
             raise InputError(f"{folder}: id '{r.item.id}' labelled in two development files")
         seen.add(r.item.id)
+    return out
+
+
+def present_sets(folder: Path) -> list[SetSpec]:
+    """The sets with a file in ``folder``, in report order: the known sets (:data:`KNOWN_SETS`),
+    then every other ``judge_labels*.jsonl`` (not a second-label file) under its own name, with
+    ``<stem>_second.jsonl`` as its second labels. The development set is always first (its first
+    file is required: :func:`load_dev`)."""
+    specs = [KNOWN_SETS[0]]
+    specs += [spec for spec in KNOWN_SETS[1:] if (folder / spec.files[0]).is_file()]
+    known = {name for spec in KNOWN_SETS for name in (*spec.files, spec.second) if name}
+    for path in sorted(folder.glob(LABEL_GLOB)):
+        if path.name in known or path.stem.endswith(SECOND_SUFFIX):
+            continue
+        specs.append(SetSpec(path.name, (path.name,), f"{path.stem}{SECOND_SUFFIX}.jsonl"))
+    return specs
+
+
+def load_set(folder: Path, spec: SetSpec) -> list[LabelledResponse]:
+    """The labels of ``spec`` (the development set through :func:`load_dev`)."""
+    if spec.files == DEV_FILES:
+        return load_dev(folder)
+    out: list[LabelledResponse] = []
+    for name in spec.files:
+        out.extend(load_labels(folder / name))
+    return out
+
+
+def second_labels(folder: Path, spec: SetSpec) -> list[LabelledResponse] | None:
+    """The set's second labels, when their file is there."""
+    if spec.second is None or not (folder / spec.second).is_file():
+        return None
+    return load_labels(folder / spec.second)
+
+
+def report_folder(judge: Judge, folder: Path) -> list[tuple[SetReport, dict[str, Any] | None]]:
+    """Every set present in ``folder`` (:func:`present_sets`) judged, each with its labellers'
+    agreement when its second labels are there: :func:`labeller_agreement` plus ``set`` and the
+    judge's agreement and kappa with the first labeller on the same ids
+    (``judge_on_same_ids``, ``judge_kappa_on_same_ids``)."""
+    out: list[tuple[SetReport, dict[str, Any] | None]] = []
+    for spec in present_sets(folder):
+        labelled = load_set(folder, spec)
+        report = report_set(spec.name, judge, labelled)
+        second = second_labels(folder, spec)
+        humans = None
+        if second is not None:
+            humans = {"set": spec.name, **labeller_agreement(labelled, second)}
+            ids = {r.item.id for r in second}
+            shared = [r for r in labelled if r.item.id in ids]
+            judged = report_set(f"{spec.name}, doubly labelled ids", judge, shared)
+            humans["judge_on_same_ids"] = judged.overall.agreement if shared else None
+            humans["judge_kappa_on_same_ids"] = judged.kappa
+        out.append((report, humans))
     return out
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 
 from leak_metrics.judges.entity_rules import Span, negated
+from leak_metrics.normalize import tokenize
 
 # Words before the gold in its clause that make it one item of a list ("a blend of Chinese and
 # English", "multiple languages, including English", "such as the peso").
@@ -31,7 +32,10 @@ CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet",
 
 
 def contradiction(
-    span: Span, others: list[tuple[int, int]], gold: list[tuple[int, int]]
+    span: Span,
+    others: list[tuple[int, int]],
+    gold: list[tuple[int, int]],
+    question_words: set[str] | frozenset[str] = frozenset(),
 ) -> str | None:
     """A contrast word after the gold followed by another (not negated) name, by "also"/
     "another", or by a word saying the gold differs ("separate", "different")."""
@@ -45,7 +49,8 @@ def contradiction(
         if {"also", "another"} & set(span.words[c + 1 : c + 5]):
             return " ".join(span.words[c : c + 5])
         # "Dublin is the capital of Ireland, but Ireland is a separate country from Dublin"
-        if DIFFER_WORDS & set(span.words[c + 1 : c + 7]):
+        # (not "..., but they have different cultures": another thing differs)
+        if _values_differ(span, question_words, c + 1, c + 7) is not None:
             return " ".join(span.words[c : c + 7])
         for lo, hi in others:
             if lo > c and not negated(span, lo):
@@ -130,8 +135,10 @@ def denies_value(
     value, anywhere it says the values differ ("their occupations are distinct")."""
     first = gold[0][0] if gold else len(span.words)
     words = span.words
-    if SHARED_ASKS & question_words and DIFFER_WORDS & set(words):
-        return next(w for w in words if w in DIFFER_WORDS)
+    if SHARED_ASKS & question_words:
+        differ = _values_differ(span, question_words)
+        if differ is not None:
+            return differ
     for k in range(first):
         if words[k] not in DENIAL_NEGATIONS or negated_twice(words, k):
             continue
@@ -141,6 +148,67 @@ def denies_value(
         if EXISTENCE_WORDS & set(window):
             return " ".join(words[k : k + 1 + DENIAL_REACH])
     return None
+
+
+# Words that count several things ("two countries", "several languages").
+COUNT_WORDS = frozenset({"several", "multiple", "many", "various"})
+
+
+def asked_noun(question: str) -> str | None:
+    """The noun the question asks for: the word after its which/what (past a copula): "Which
+    country ...", "What is the country of ..."; None when there is none."""
+    words = tokenize(question)
+    for k, word in enumerate(words):
+        if word in ("which", "what"):
+            rest = [w for w in words[k + 1 : k + 3] if w not in ("is", "are", "was", "were", "s")]
+            return rest[0] if rest else None
+    return None
+
+
+def several_values(span: Span, gold: list[tuple[int, int]], noun_asked: str | None) -> str | None:
+    """Before the first gold mention the answer announces several values of the asked noun
+    ("The two countries that are associated with both X and Y are the United States ..."): for
+    a relation with one value, a list announced is no commitment to its first item. Only the
+    noun the question asks for counts ("The two countries are in Europe" announces no list of
+    continents)."""
+    if noun_asked is None:
+        return None
+    words = span.words
+    first = gold[0][0] if gold else len(words)
+    for k in range(min(first, len(words) - 1)):
+        count = words[k] in COUNT_WORDS or (words[k].isdigit() and int(words[k]) >= 2)
+        noun = words[k + 1]
+        if count and noun.endswith("s") and span.tight(k + 1):
+            singular = {noun[:-1], noun.removesuffix("es")}
+            if noun.endswith("ies"):
+                singular.add(noun[:-3] + "y")
+            if noun_asked in singular:
+                return f"{words[k]} {noun}"
+    return None
+
+
+def _values_differ(
+    span: Span, question_words: set[str] | frozenset[str], lo: int = 0, hi: int | None = None
+) -> str | None:
+    """A differ word in ``words[lo:hi]`` about the asked values: predicative ("their occupations
+    are distinct", "they differ") or on the asked noun ("different countries"); on another noun
+    ("they have different cultures") it says nothing of the asked relation."""
+    words = span.words
+    for k in range(lo, min(len(words), len(words) if hi is None else hi)):
+        if words[k] not in DIFFER_WORDS:
+            continue
+        noun = words[k + 1] if k + 1 < len(words) and span.tight(k + 1) else ""
+        if noun and noun not in DIFFER_LINKS:
+            singular = {noun, noun.removesuffix("s"), noun.removesuffix("es")}
+            if noun.endswith("ies"):
+                singular.add(noun[:-3] + "y")
+            if not singular & question_words:
+                continue
+        return " ".join(words[k : k + 2])
+    return None
+
+
+DIFFER_LINKS = frozenset({"from", "than", "to", "and", "or", "but", "in", "of", "for"})
 
 
 def negated_twice(words: list[str], k: int) -> bool:

@@ -31,7 +31,7 @@ from functools import lru_cache
 from importlib import resources
 
 from leak_metrics.judges.demonyms import all_adjective_words, demonym_table
-from leak_metrics.judges.entity_rules import PERSON_HEADS, Span, describes
+from leak_metrics.judges.entity_rules import PERSON_HEADS, Span, describes, describes_ahead
 from leak_metrics.normalize import tokenize
 
 # Kinds of place a name may be qualified by ("the state of X", "X State", "X City").
@@ -240,9 +240,18 @@ THING_HEADS = frozenset(
 )
 
 
-def describes_person(span: Span, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
-    """The mention is a country's adjective describing a person ("an English footballer")."""
-    if span.words[lo:hi] not in adjectives or hi >= len(span.words) or not span.tight(hi):
+def describes_person(
+    span: Span, lo: int, hi: int, adjectives: list[list[str]], origins: bool = False
+) -> bool:
+    """The mention is a country's adjective describing a person ("an English footballer", "an
+    American professional basketball player"), or, with ``origins``, a place a person is from
+    ("a basketball player from the United States")."""
+    words = span.words
+    persons = PERSON_HEADS - THING_HEADS
+    if origins and lo >= 2 and words[lo - 1] == "from" and span.tight(lo - 1):
+        return words[lo - 2] not in THING_HEADS and describes(words[lo - 2], persons)
+    if words[lo:hi] not in adjectives or hi >= len(words) or not span.tight(hi):
         return False
-    head = span.words[hi]
-    return head not in THING_HEADS and describes(head, PERSON_HEADS - THING_HEADS)
+    if describes_ahead(span, hi, persons) and not describes_ahead(span, hi, THING_HEADS):
+        return True
+    return words[hi] not in THING_HEADS and describes(words[hi], persons)

@@ -20,6 +20,7 @@ from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
     Span,
+    describes,
     describes_ahead,
     indefinite,
     predicate_start,
@@ -43,7 +44,10 @@ PLACE_NOUNS = frozenset(
 
 
 def citizenship_slot(
-    span: Span, gold: list[tuple[int, int]], adjectives: set[tuple[str, ...]]
+    span: Span,
+    gold: list[tuple[int, int]],
+    adjectives: set[tuple[str, ...]],
+    question_words: frozenset[str] | set[str] = frozenset(),
 ) -> bool:
     """One gold mention fills the citizenship slot: the answer opens the sentence, follows a
     copula or "citizen of"/"from"/"President of", or is the country's adjective describing the
@@ -72,9 +76,56 @@ def citizenship_slot(
             previous == "as" and lo > 1 and words[lo - 2] in NAMING_VERBS
         ):
             return True
-        if previous == "of" and lo > 1 and words[lo - 2] in CITIZENSHIP_OF:
+        if _citizenship_phrase(span, lo, question_words):
             return True
     return False
+
+
+# How far a citizenship noun may stand before the "of"/"in" of its country ("a national
+# by-name of the United States"), and the words that join a copula to "of" ("both are (part)
+# of the United States", "is of French descent").
+CITIZENSHIP_NOUN_REACH = 3
+COPULAS = frozenset({"is", "was", "are", "were", "be"})
+COPULA_OF = frozenset({"part", "both", "all", "also"})
+
+
+def _citizenship_phrase(span: Span, lo: int, question_words: frozenset[str] | set[str]) -> bool:
+    """The gold at ``lo`` is the country of a citizenship noun ("a national (by-name) of",
+    "citizenship in") or, when the clause's subject restates the question's, the complement of
+    a copula through "of" ("both are (part) of"; not "The Chinese Communist Party is part of")."""
+    words = span.words
+    if lo < 2 or words[lo - 1] not in ("of", "in"):
+        return False
+    k = lo - 2
+    while k >= 0 and lo - 2 - k < CITIZENSHIP_NOUN_REACH:
+        if set(",.;:!?") & set(span.gap(k + 1)) or span.capitalised(k):
+            return False  # a clause break, or a name ("the People's Republic of China")
+        if words[k] in CITIZENSHIP_OF or words[k] == "citizenship":
+            # "a national by-name of", not "a national leader of China" (an office: a title)
+            return not any(describes(w, PERSON_HEADS) for w in words[k + 1 : lo - 1])
+        if words[lo - 1] == "of" and words[k] in COPULAS:
+            return all(w in COPULA_OF for w in words[k + 1 : lo - 1]) and _restated_subject(
+                span, k, question_words
+            )
+        k -= 1
+    return False
+
+
+def _restated_subject(span: Span, verb: int, question_words: frozenset[str] | set[str]) -> bool:
+    """The words of the clause before ``verb`` restate the question's subject (its words,
+    pronouns and openers only)."""
+    k = verb
+    while k > 0 and not set(",.;:!?") & set(span.gap(k)):
+        k -= 1
+    subject = span.words[k:verb]
+    # "Kentucky, which is a part of the United States": a relative clause is about a place
+    return bool(subject) and all(
+        w in question_words or (w in OPENERS and w not in RELATIVES) for w in subject
+    )
+
+
+# Words that open a clause about the noun before it, not about the question's subject.
+RELATIVES = frozenset({"which", "that", "who", "whose", "where", "this", "these", "those", "it"})
 
 
 def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> bool:
@@ -84,6 +135,9 @@ def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> boo
     verb = predicate_start(span)
     if any(lo == 0 or lo > verb for lo, _ in gold):
         return True
+    last = gold[-1]
+    if verb == len(span.words) and last[1] == verb and "," in span.gap(last[0]):
+        return True  # a verbless "<place>, <gold>" (an address: "Bismarck, Germany.")
     # The gold is the first name of the answer and not the argument of another relation:
     # "The poet Dante Alighieri is ...", "The continent of Asia is ..." (for "its continent"),
     # but not "The capital of the Republic of Poland is ..." (for "Warsaw's country").
@@ -122,6 +176,11 @@ def asks_nationality(question: str) -> bool:
     """The question asks a person's citizenship or nationality (whatever its gold: a country, or
     a continent or currency further on)."""
     return _asked_role(question) == "citizenship"
+
+
+def asks_person_role(question: str) -> str | None:
+    """The relation of a person the question asks ("citizenship", "birth", "death"), if any."""
+    return _asked_role(question)
 
 
 def _asked_role(question: str) -> str | None:

@@ -23,10 +23,15 @@ The response's committed answer (its first answer sentence) decides, in this ord
    ``if``/``suppose``/``were``/``whether`` clause and outside the clause of "the claim/statement/
    rule (that) ..." (mentioned, not asserted); negated within 4 words before it or not, and
    turned by a truth word before its "that" ("It is false that ..."): the response thereby
-   affirms or denies CLAIM, and the decision is yes when that matches what the question asks;
-6. a truth word about the statement as a whole ("That is true.", 'The statement "..." is false',
-   "The claim that ... is true") -> the statement asked about (or the quoted one, with its own
-   "not") holds or fails;
+   affirms or denies CLAIM, and the decision is yes when that matches what the question asks
+   (not the object as an owner, "Tokyo is not Japan's capital", nor a statement whose subject
+   opens with a relation the claim does not have, "The capital city of Obama's country is
+   indeed Paris, not France"); the claim's clause of "the claim of ... is" runs to the
+   sentence's last copula;
+6. a truth word about the statement as a whole, said of it (opening the answer or after a
+   copula: "That is true.", 'The statement "..." is false', "The claim that ... is true", "That's
+   a common myth"; not a word inside a name, "a fallacy known as False Dilemma") -> the
+   statement asked about (or the quoted one, with its own "not") holds or fails;
 7. anything else ("X is a classic example of a logical fallacy", a statement about something
    else) -> no decision.
 
@@ -110,7 +115,7 @@ _CONTENT_NOUNS = frozenset(
 _CONTENT_CLAUSE = re.compile(
     r"\b(?:"
     + "|".join(sorted(_CONTENT_NOUNS))
-    + r")\s+(?:(?:that|of|about)\s+)?\w[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*?"
+    + r")\s+(?:(?:that|of|about)\s+)?\w[^.;!?]*?\b(?:is|was|are|were|being)\b[^.;!?]*"
     + r"(?=\s(?:is|was|are|were)\b|[.;!?]|$)",
     re.IGNORECASE,
 )
@@ -137,6 +142,8 @@ class AskedClaim:
     obj: list[str]
     negated: bool
     asks_true: bool
+    subject: tuple[str, ...] = ()
+    """The claim's words other than its object ("citizenship country of barack obama")."""
 
 
 def _find(words: list[str], needle: list[str]) -> list[int]:
@@ -197,7 +204,8 @@ def asked_claim(question: str) -> AskedClaim | None:
     # "a citizen of France", "created in Japan", "a creation of Brazil": the place is the object
     cut = max((i for i, w in enumerate(obj[:-1]) if w in _OBJECT_PREPOSITIONS), default=-1)
     obj = obj[cut + 1 :]
-    return AskedClaim(obj, negated, asks_true) if obj else None
+    subject = tuple(w for w in core if w not in obj and w not in _COPULAS)
+    return AskedClaim(obj, negated, asks_true, subject) if obj else None
 
 
 def _polar_hedge(words: list[str]) -> bool:
@@ -289,7 +297,11 @@ def _stated_claim(
         for at in _find(uwords, form):
             if adjective and not _describing(uwords, at + len(form)):
                 continue
+            if uwords[at + len(form) : at + len(form) + 1] == ["s"]:
+                continue  # "Tokyo is not Japan's capital": an owner, not the stated value
             head = uwords[:at]
+            if _other_relation(head, claim):
+                continue
             clause_start = max((i + 1 for i, w in enumerate(head) if w in ("that",)), default=0)
             if any(w in _HYPOTHETICAL for w in head) or not _asserted(head, adjective):
                 continue
@@ -307,15 +319,29 @@ def _stated_claim(
     return None
 
 
+def _other_relation(head: list[str], claim: AskedClaim) -> bool:
+    """The statement before the object is about another relation than the claim's: its subject
+    opens with a relation noun the claim does not have ("The capital city of Obama's country is
+    indeed Paris, not France" for "Obama's country is not France?")."""
+    copula = max((i for i, w in enumerate(head) if w in _COPULAS), default=-1)
+    clause = max((i + 1 for i, w in enumerate(head[:copula]) if w in ("that", "which")), default=0)
+    subject = head[clause:copula] if copula > 0 else []
+    of = subject.index("of") if "of" in subject else -1
+    if of <= 0 or not claim.subject:
+        return False
+    return not set(subject[:of]) & set(claim.subject)
+
+
 def _statement_verdict(
     uwords: list[str], quoted: str, claim: AskedClaim, asked: str
 ) -> tuple[str, str] | None:
     """A verdict on the statement as a whole ("That is true.", 'The statement "..." is false')."""
-    truth_words = [w for w in uwords if w in _TRUE_WORDS - {"case"} or w in _FALSE_WORDS]
-    if not (truth_words and (quoted or len(uwords) <= 8)):
+    truth_at = [k for k, w in enumerate(uwords) if _predicative_truth(uwords, k)]
+    if not (truth_at and (quoted or len(uwords) <= 8)):
         return None
+    k = truth_at[0]
+    truth_words = [uwords[k]]
     sign = 1 if truth_words[0] in _TRUE_WORDS else -1
-    k = uwords.index(truth_words[0])
     if any(w in _NEGATIONS for w in uwords[max(0, k - 3) : k]):
         sign = -sign
     # "That is true" judges the claim as asked; a quoted statement carries its own "not"
@@ -325,6 +351,25 @@ def _statement_verdict(
     holds = stated_true == same_polarity
     decision = "yes" if holds == claim.asks_true else "no"
     return decision, f"calls the statement {truth_words[0]}; question asks whether it {asked}"
+
+
+# Nouns that call a statement false when they are its predicate ("That's a common myth").
+_FALSE_NOUNS = frozenset({"myth", "misconception", "falsehood", "fiction"})
+_TRUTH_ADVERBS = frozenset({"not", "entirely", "completely", "absolutely", "quite", "also"})
+
+
+def _predicative_truth(uwords: list[str], k: int) -> bool:
+    """``uwords[k]`` is a truth word said of the statement: opening the answer ("True.") or
+    after a copula, maybe with an adverb ("That is not true"; "is a common myth" for a false
+    noun), not a modifier inside another name ("a logical fallacy known as False Dilemma")."""
+    word = uwords[k]
+    copulas = {*_COPULAS, "s", "be", "sounds", "seems"}
+    if word in _FALSE_NOUNS:
+        return any(w in copulas for w in uwords[max(0, k - 3) : k])
+    if word not in _TRUE_WORDS - {"case"} and word not in _FALSE_WORDS:
+        return False
+    before = [w for w in uwords[max(0, k - 3) : k] if w not in _TRUTH_ADVERBS]
+    return k == 0 or (bool(before) and before[-1] in copulas)
 
 
 def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -> str | None:

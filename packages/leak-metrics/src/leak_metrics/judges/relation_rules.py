@@ -1,0 +1,160 @@
+"""Relation rules of the alias judge (issue 35): the gold given as the value of another relation
+than the asked one, or of another entity than the asked subject.
+
+- :func:`other_relation_value`: the gold is the copula's value for a subject phrase that names
+  a naming relation the question does not ask ("Mao's official name is China" for Mao's
+  nationality);
+- :func:`kind_mismatch`: the asked country or continent is said to be a smaller unit of the
+  gold ("The country of citizenship of X is the former capital of the United Kingdom");
+- :func:`hint_owner`: the gold only owns the value of the relation the question names in its
+  hint, and the answer's subject is that hint ("Dublin is the capital of the United States" for
+  "Which ... is Atlanta's country, if whichever has Dublin as capital is not it?"; an echoed
+  MT premise "Paris is the capital of France").
+"""
+
+from __future__ import annotations
+
+import re
+
+from leak_metrics.judges.entity_rules import OPENERS, Span, predicate_start
+from leak_metrics.normalize import tokenize
+
+COPULAS = frozenset({"is", "was", "are", "were", "be"})
+
+
+def outermost(gold: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The mentions not inside a longer one ("America" inside "United States of America")."""
+    return [g for g in gold if not any(o != g and o[0] <= g[0] and g[1] <= o[1] for o in gold)]
+
+
+# Relations whose value a response may give instead of the asked one ("Mao's official name is
+# China" for Mao's nationality).
+RELATION_NOUNS = frozenset(
+    {
+        "name", "nickname", "title", "capital", "currency", "language", "religion", "motto",
+        "anthem", "population", "founder", "leader", "president", "headquarters", "birthplace",
+        "team", "spouse", "wife", "husband", "father", "mother", "party", "symbol",
+    }
+)  # fmt: skip
+# The relations rule 9b's first part reads: naming relations only, which no question of the
+# benchmark asks under another word (a question may ask "What money is used in X?" and the
+# answer say "The currency of X is ...", or "Who founded X?" and "The founder of X is ...").
+NAMING_NOUNS = frozenset({"name", "nickname", "title", "motto", "anthem", "symbol"})
+COPULA_REACH = 2  # words between the copula and the gold ("is indeed China")
+# Words by which a question names the relation it asks (the rule needs to know it asks another).
+ASKED_RELATIONS = RELATION_NOUNS | frozenset(
+    {
+        "country", "citizen", "citizenship", "national", "nationality", "continent", "city",
+        "sport", "occupation", "genre", "region", "state", "located", "born", "birth", "died",
+        "death", "origin", "originate", "originates", "developer", "manufacturer", "author",
+    }
+)  # fmt: skip
+
+
+def other_relation_value(
+    span: Span, gold: list[tuple[int, int]], question_words: set[str]
+) -> str | None:
+    """The gold is the copula's value for a subject phrase that names another relation than
+    the asked one ("Mao's official name is China", "The capital of X's country is ..."): the
+    value of that relation, not the answer."""
+    verb = predicate_start(span)
+    words = span.words
+    if verb >= len(words) or words[verb] not in COPULAS or not gold:
+        return None
+    if not ASKED_RELATIONS & question_words:
+        return None  # the question names no relation: no other one to tell apart
+    if any(lo <= verb for lo, _ in gold) or gold[0][0] - verb - 1 > COPULA_REACH:
+        return None
+    subject = words[:verb]
+    if "of" in subject[1:]:
+        noun = subject[subject.index("of", 1) - 1]
+    elif "s" in subject[1:-1]:
+        noun = subject[-1]
+    else:
+        return None
+    # "The name of Putin's country is Russia", "The name of the country Virat Kohli is India":
+    # the name of the asked thing (a relation word of the question after the relation noun)
+    # is the asked value
+    after = subject[subject.index(noun) + 1 :]
+    owner_asked = any(w in question_words and w in ASKED_RELATIONS for w in after)
+    if noun in NAMING_NOUNS and noun not in question_words and not owner_asked:
+        return " ".join(subject)
+    return None
+
+
+# Asked kinds larger than every unit below ("The country of citizenship of X is ..."): for a
+# city or capital question "the city of Paris" is the gold itself.
+LARGER_KINDS = frozenset({"country", "citizenship", "nationality", "continent", "nation"})
+# Units a response may call the asked value instead of the gold ("the capital of the UK").
+UNIT_NOUNS = frozenset({"capital", "city", "province", "county", "town", "district"})
+# Words that may stand between the copula and the unit noun ("is indeed the former capital").
+UNIT_MODIFIERS = frozenset(
+    {"indeed", "actually", "also", "former", "current", "largest", "main", "1", "that", "was"}
+)
+
+
+def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[str]) -> str | None:
+    """The subject phrase restates the asked relation (a relation word of the question: "The
+    country of citizenship of X is") and every gold mention is the owner of another kind of
+    unit in its complement ("... is the former capital of the United Kingdom"): the answer calls
+    the value a unit of the gold, not the gold."""
+    verb = predicate_start(span)
+    words = span.words
+    if verb >= len(words) or words[verb] not in COPULAS or not gold:
+        return None
+    asked = [w for w in words[:verb] if w in question_words and w in LARGER_KINDS]
+    if not asked:
+        return None
+    gold = outermost(gold)
+    for lo, _ in gold:
+        if lo < verb + 3 or words[lo - 1] not in ("of", "in"):
+            return None
+        unit = words[lo - 2]
+        between = words[verb + 1 : lo - 2]
+        if unit not in UNIT_NOUNS or unit in asked:
+            return None
+        if not all(w in UNIT_MODIFIERS for w in between):
+            return None
+    return " ".join(words[gold[0][0] - 2 : gold[0][1]])
+
+
+_SENTENCES = re.compile(r"[.;?!](?:\s|$)")
+# A hint inside the asking sentence excludes or supposes ("..., if whichever has Dublin as
+# capital is not it?"); an asking sentence without one of these words only asks ("Which country
+# has Paris as its capital?"). Every sentence before the asking one is a premise.
+HINT_MARKERS = frozenset(
+    {
+        "not", "never", "no", "if", "unless", "then", "whenever", "whichever", "suppose",
+        "assuming", "provided", "event", "condition", "out", "excluded", "eliminated", "except",
+    }
+)  # fmt: skip
+
+
+def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
+    """The answer opens with a name of the question that a premise of the question ties to a
+    relation (a sentence before the asking one: an MT conditional, "the one whose capital is
+    Havana is ruled out"; or a hint inside the asking sentence that excludes or supposes,
+    :data:`HINT_MARKERS`: "if whichever has Dublin as capital is not it"), and every gold
+    mention owns that relation ("Dublin is the capital of the United States"): the hint
+    restated, not the asked value."""
+    words = span.words
+    runs = span.name_runs()
+    if not gold or not runs or runs[0][0] != 0:
+        return None
+    opener = [w for w in words[runs[0][0] : runs[0][1]] if w not in OPENERS]
+    if not opener:
+        return None
+    gold = outermost(gold)
+    for lo, _ in gold:
+        if lo < 2 or words[lo - 1] != "of" or words[lo - 2] not in RELATION_NOUNS:
+            return None
+    relation = words[gold[0][0] - 2]
+    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    for index, tokens in enumerate(sentences):
+        if relation not in tokens or not all(w in tokens for w in opener):
+            continue
+        # a premise before the asking sentence, or a hint inside it; not the ask itself
+        # ("Which country has Paris as its capital?")
+        if index < len(sentences) - 1 or HINT_MARKERS & set(tokens):
+            return f"{' '.join(opener)} ... {relation} of"
+    return None
