@@ -76,7 +76,7 @@ FAMILIES = [
         lambda name: kg_qgen.generate.registry.GENERATORS.get(name),
         "template",
         "templat",
-        "kg_qgen.generate.registry:make_llm_generator",
+        "kg_qgen.llm_factory:make_llm_generator",
     ),
     Family(
         "llm_backends",

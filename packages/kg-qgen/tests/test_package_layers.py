@@ -2,7 +2,7 @@
 
 * ``kg_qgen.llm`` and ``kg_qgen.verify`` never import each other: they meet through
   :mod:`kg_qgen.checking` (``Check``, ``Reject``, ``QuestionRules``), and the ``llm`` generator
-  gets verify's per-question rules from :mod:`kg_qgen.generate.registry`.
+  gets verify's per-question rules from :mod:`kg_qgen.llm_factory`.
 * The wording code is one subpackage with one entry point: outside ``kg_qgen/wording/`` only
   ``kg_qgen.wording`` itself is imported, and the subpackage imports none of the modules that use
   it (verify, llm, generate, the pipeline).

@@ -7,7 +7,7 @@
 * :class:`QuestionRules`: the per-question rules a generator holds its own output to before
   keeping it (the LLM generator, ``kg_qgen.llm.generator``); ``kg_qgen.verify.deterministic.
   question_rules`` gives the ones ``kg-qgen verify`` runs, and whoever builds the generator
-  (``kg_qgen.generate.registry``) hands them over.
+  (``kg_qgen.llm_factory``, the registry's ``llm``) hands them over.
 
 This module imports only :mod:`kg_qgen.graph`.
 """

@@ -1,7 +1,7 @@
 """LLM features of kg-qgen: question generation, raw-text extraction and LLM verification.
 
 The ``llm`` question generator is a lazy built-in of :mod:`kg_qgen.generate.registry`
-(:func:`kg_qgen.generate.registry.make_llm_generator`, which hands it ``kg-qgen verify``'s
+(:func:`kg_qgen.llm_factory.make_llm_generator`, which hands it ``kg-qgen verify``'s
 per-question rules), so neither package imports the other at import time; neither ``openai``
 nor ``torch`` is imported until a backend is created. This package may import
 :mod:`kg_qgen.checking` (the check interface), the graph, matches, records and wording; it never

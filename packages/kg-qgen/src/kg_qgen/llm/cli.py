@@ -106,10 +106,9 @@ def from_cli(options: dict[str, Any], seed: int) -> dict[str, Any]:
     backend = backend_from_options(options, seed)
     out: dict[str, Any] = {}
     if options.get("llm_generate"):
-        from kg_qgen.generate.registry import get_generator
+        from kg_qgen.llm_factory import make_llm_generator
 
-        out["generator"] = get_generator(
-            "llm",
+        out["generator"] = make_llm_generator(
             seed=seed,
             backend=backend,
             n_paraphrases=options.get("llm_n_paraphrases", 3),

@@ -3,8 +3,8 @@
 For every match the generator sends the type's prompt (:mod:`kg_qgen.llm.prompts`), parses the
 JSON reply ``{"questions": [...], "answer_aliases": [...]}``, and keeps ONE question: the
 paraphrases are put in a seeded random order and the first that passes the per-question rules it
-is given (:class:`~kg_qgen.checking.QuestionRules`; the registry's ``llm`` generator gets the ones
-``kg-qgen verify`` runs: the leak rule, the logic of its type, relation labels, style) and names
+is given (:class:`~kg_qgen.checking.QuestionRules`; the registry's ``llm`` generator,
+:mod:`kg_qgen.llm_factory`, gets the ones ``kg-qgen verify`` runs: the leak rule, the logic of its type, relation labels, style) and names
 what it must name (the subject, LL's alias and not the label, every DS option, MT's candidate and
 consequent) is kept. So the LLM's questions are held to exactly the same validity rules as the
 template generator's. This package never imports :mod:`kg_qgen.verify`: the rules come through
