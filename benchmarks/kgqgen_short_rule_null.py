@@ -9,10 +9,10 @@ permutes their yes/no answers at random (seeded), ``--permutations`` times, and 
 best rule beside the null's median, 95th percentile and the share of permutations above 0.65.
 
 A null median above 0.65 means that a set of these questions, with wordings drawn independently
-per item, fails the check most of the time by chance alone. kg-qgen's build therefore filters the
-kept MT set's wordings adversarially (``kg_qgen.wording_filter``: seeded redraws until the rule is
-within the bound, the build's ``manifest.json`` records the draws tried in ``mt_wording``); this
-script shows how much that filter has to do, and how far the kept draw sits below the null.
+per item, fails the check most of the time by chance alone. Up to round three kg-qgen's build
+therefore filtered the kept yes/no MT set's wordings adversarially (seeded redraws until the rule
+was within the bound); MT items are two-option items since issue 34 and that filter is gone
+(issue 37). This script still shows how far a yes/no set's best rule sits from the null.
 
     python benchmarks/kgqgen_short_rule_null.py SET_DIR [--type MT] [--permutations 300] [--seed 0]
 """

@@ -11,7 +11,6 @@ Llama 3's.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,7 +79,7 @@ def documented_prompt(tokenizer: PreTrainedTokenizerFast, question: str) -> str:
 def test_prompt_strings_agree(tokenizer: PreTrainedTokenizerFast, question: str) -> None:
     from recover_attacks.generation import format_messages
     from recover_attacks.generation import format_prompt as attack_prompt
-    from unlearn_zoo.data import format_prompt as unlearn_prompt
+    from unlearn_zoo.chat_format import format_prompt as unlearn_prompt
 
     expected = documented_prompt(tokenizer, question)
     assert unlearn_prompt(tokenizer, question) == expected
@@ -205,22 +204,12 @@ def test_openai_clients_retry_the_same_failures(status: int, requests: int) -> N
     assert sent == {"kg_qgen": requests, "leak_metrics": requests}
 
 
-def test_the_atomic_write_copies_agree() -> None:
-    """kg-qgen and leak-metrics each keep their own atomic.py (the libraries never import each
-    other); the copies must stay identical so both write files the same all-or-nothing way."""
-    root = Path(__file__).resolve().parents[1] / "packages"
-    copies = {
-        package: (root / folder / "src" / package / "atomic.py").read_text(encoding="utf-8")
-        for folder, package in (("kg-qgen", "kg_qgen"), ("leak-metrics", "leak_metrics"))
-    }
-    assert len(set(copies.values())) == 1, "atomic.py copies drifted apart"
-
-
 def test_the_csv_safe_copies_agree() -> None:
-    """kg-qgen's review export and leak-metrics' tables each keep ``csv_safe`` (the libraries never
-    import each other); both must neutralise the same formula-leading cells the same way."""
-    from kg_qgen.review.summary import csv_safe as kg_csv_safe
-    from leak_metrics.report.tables import csv_safe as lm_csv_safe
+    """kg-qgen's review export and leak-metrics' tables each keep ``csv_safe.py`` (the libraries
+    never import each other; ``tests/test_shared_copies.py`` keeps the copies byte-identical);
+    both must neutralise the same formula-leading cells the same way."""
+    from kg_qgen.csv_safe import csv_safe as kg_csv_safe
+    from leak_metrics.csv_safe import csv_safe as lm_csv_safe
 
     cases = ['=HYPERLINK("x")', "+1+1", "-0.5", "-x", "@SUM(A1)", "\tx", "\rx", "plain", 3, None]
     assert [kg_csv_safe(c) for c in cases] == [lm_csv_safe(c) for c in cases]

@@ -5,8 +5,8 @@ import kg_qgen
 import pytest
 from datasets import load_from_disk
 from kg_qgen import QUESTION_TYPES, build, save
+from kg_qgen.checking import Reject
 from kg_qgen.match.base import Match
-from kg_qgen.verify.base import Reject
 from kg_qgen.verify.leak import find_leak
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

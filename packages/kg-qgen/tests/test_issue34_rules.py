@@ -19,7 +19,7 @@ from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
 from kg_qgen.verify.shortcut import ShortcutCheck, find_shortcut, named_entities
 from kg_qgen.verify.spread import DuplicateFactsCheck, spread_figures, spread_report
-from kg_qgen.wording_variety import _choose
+from kg_qgen.wording.variety import _choose
 
 
 def _graph(extra_sport: bool) -> KnowledgeGraph:

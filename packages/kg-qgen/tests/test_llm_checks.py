@@ -10,17 +10,17 @@ import json
 
 import pytest
 from kg_qgen.generate.template import TemplateGenerator
-from kg_qgen.llm.openai_backend import OpenAIBackend
-from kg_qgen.llm.testing import Reply, ScriptedChatServer
-from kg_qgen.match.index import GraphIndex, MatchConfig
-from kg_qgen.match.registry import find_matches
-from kg_qgen.sources.builtin import load_builtin
-from kg_qgen.verify.llm_checks import (
+from kg_qgen.llm.checks import (
     DecompositionCheck,
     UniquenessCheck,
     llm_checks,
     relation_matches,
 )
+from kg_qgen.llm.openai_backend import OpenAIBackend
+from kg_qgen.llm.testing import Reply, ScriptedChatServer
+from kg_qgen.match.index import GraphIndex, MatchConfig
+from kg_qgen.match.registry import find_matches
+from kg_qgen.sources.builtin import load_builtin
 
 
 @pytest.fixture(scope="module")

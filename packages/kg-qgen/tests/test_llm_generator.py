@@ -23,7 +23,10 @@ from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.sources.builtin import load_builtin
+from kg_qgen.verify.deterministic import question_rules
 from kg_qgen.verify.leak import find_leak
+
+RULES = question_rules()  # what the registry's "llm" generator is given
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +53,7 @@ def test_every_type_gets_its_own_prompt_and_a_leak_free_record(graph, matches) -
     flat = [m for t in QUESTION_TYPES for m in matches[t]]
     assert {m.type for m in flat} == set(QUESTION_TYPES)
     with ScriptedChatServer(echo) as server:
-        gen = LLMQuestionGenerator(make_backend(server), seed=0)
+        gen = LLMQuestionGenerator(make_backend(server), RULES, seed=0)
         records = gen.generate(flat, graph)
         prompts = [_user(r["body"]) for r in server.requests]
     assert gen.rejects == []
@@ -88,7 +91,7 @@ def test_malformed_json_is_reasked_and_then_used(graph, matches) -> None:
         return echo(body, n)
 
     with ScriptedChatServer(script) as server:
-        gen = LLMQuestionGenerator(make_backend(server), max_parse_retries=2)
+        gen = LLMQuestionGenerator(make_backend(server), RULES, max_parse_retries=2)
         records = gen.generate(matches["SH"], graph)
         second = server.requests[-1]["body"]["messages"]
     assert gen.rejects == [] and len(records) == len(matches["SH"])
@@ -100,7 +103,7 @@ def test_malformed_json_is_reasked_and_then_used(graph, matches) -> None:
 
 def test_persistently_bad_output_becomes_explicit_rejects(graph, matches) -> None:
     with ScriptedChatServer(lambda b, n: Reply(content="I cannot help with that.")) as server:
-        gen = LLMQuestionGenerator(make_backend(server), max_parse_retries=2)
+        gen = LLMQuestionGenerator(make_backend(server), RULES, max_parse_retries=2)
         records, rejects = gen.generate_with_rejects(matches["HS"], graph)
         n_requests = len(server.requests)
     assert records == []
@@ -122,7 +125,7 @@ def test_first_leak_free_paraphrase_is_kept_and_all_leaking_is_rejected(graph, m
         return Reply(content=json.dumps({"questions": qs, "answer_aliases": ["x" * 3]}))
 
     with ScriptedChatServer(script) as server:
-        gen = LLMQuestionGenerator(make_backend(server), max_parse_retries=1)
+        gen = LLMQuestionGenerator(make_backend(server), RULES, max_parse_retries=1)
         records, _ = gen.generate_with_rejects([m], graph)
         _, rejects = gen.generate_with_rejects([m], graph)
     assert [r["question"] for r in records] == [clean]
@@ -132,7 +135,7 @@ def test_first_leak_free_paraphrase_is_kept_and_all_leaking_is_rejected(graph, m
 
 def test_timeouts_become_rejects_with_a_clear_reason(graph, matches) -> None:
     with ScriptedChatServer(lambda b, n: Reply(content="{}", delay=1.5)) as server:
-        gen = LLMQuestionGenerator(make_backend(server, timeout=0.3, max_retries=1))
+        gen = LLMQuestionGenerator(make_backend(server, timeout=0.3, max_retries=1), RULES)
         records, rejects = gen.generate_with_rejects(matches["SH"][:2], graph)
     assert records == [] and len(rejects) == 2
     for rj in rejects:
@@ -146,10 +149,10 @@ def test_cache_answers_the_second_run_without_requests(graph, matches, tmp_path)
     flat = matches["HS"] + matches["CC"]
     with ScriptedChatServer(echo) as server:
         backend = CachedBackend(make_backend(server), tmp_path / "cache")
-        first = LLMQuestionGenerator(backend, seed=3).generate(flat, graph)
+        first = LLMQuestionGenerator(backend, RULES, seed=3).generate(flat, graph)
         n_first = len(server.requests)
         again = CachedBackend(make_backend(server), tmp_path / "cache")
-        second = LLMQuestionGenerator(again, seed=3).generate(flat, graph)
+        second = LLMQuestionGenerator(again, RULES, seed=3).generate(flat, graph)
         assert len(server.requests) == n_first == len(flat)  # zero requests the second time
     assert again.hits == len(flat) and again.misses == 0
     assert first == second
@@ -159,6 +162,7 @@ def test_registry_builds_the_llm_generator(graph, matches) -> None:
     with ScriptedChatServer(echo) as server:
         gen = get_generator("llm", seed=5, backend=make_backend(server), n_paraphrases=2)
         assert isinstance(gen, LLMQuestionGenerator) and gen.seed == 5
+        assert gen.rules.leak is find_leak  # held to kg-qgen verify's per-question rules
         assert len(gen.generate(matches["LL"], graph)) == len(matches["LL"])
         assert "3 strings" not in _user(server.requests[0]["body"])
     with pytest.raises(ValueError, match="needs backend"):

@@ -16,6 +16,7 @@ from kg_qgen.llm.transformers_backend import TransformersBackend
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
 from kg_qgen.sources.builtin import load_builtin
+from kg_qgen.verify.deterministic import question_rules
 from kg_qgen.verify.leak import find_leak
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -66,7 +67,9 @@ def test_generator_end_to_end_gives_records_or_explicit_rejects(smollm2) -> None
         for t in ("SH", "HS", "LL", "CC")
     ]
     # one paraphrase and a short budget keep this CPU test small
-    gen = LLMQuestionGenerator(smollm2, seed=0, n_paraphrases=1, max_parse_retries=0, max_tokens=80)
+    gen = LLMQuestionGenerator(
+        smollm2, question_rules(), seed=0, n_paraphrases=1, max_parse_retries=0, max_tokens=80
+    )
     records, rejects = gen.generate_with_rejects(matches, graph)
     assert len(records) + len(rejects) == len(matches)
     for rec in records:

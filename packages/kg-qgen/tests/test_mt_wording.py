@@ -9,11 +9,10 @@ import random
 import re
 
 import pytest
-from kg_qgen.generate import mt_wording
-from kg_qgen.generate.mt_wording import mt_question
-from kg_qgen.generate.phrasing import phrase_for
 from kg_qgen.textnorm import normalize
 from kg_qgen.verify.mt_logic import FOLLOWS_WORDS
+from kg_qgen.wording import mt as mt_wording
+from kg_qgen.wording import mt_question, phrase_for
 
 PAIRS = {
     "person": (phrase_for("P178", "developer"), phrase_for("P169", "chief executive officer")),

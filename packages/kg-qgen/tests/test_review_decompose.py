@@ -47,8 +47,8 @@ def test_real_records_decompose_into_single_hop_questions(records: dict[str, dic
 
 
 def test_single_hop_wording_reuses_the_template_phrasing(records: dict[str, dict]):
-    """A premise is asked the way the set's own SH questions are (kg_qgen.generate.phrasing)."""
-    from kg_qgen.generate.phrasing import phrase_for
+    """A premise is asked the way the set's own SH questions are (kg_qgen.wording.phrasing)."""
+    from kg_qgen.wording import phrase_for
 
     rec = records["HS"]
     rid = rec["premise_ids"][0]["relation"]

@@ -5,7 +5,6 @@ every type (the MT wordings' rules: ``test_mt_wording.py``)."""
 from collections import Counter
 
 import pytest
-from kg_qgen.generate.phrasing import phrase_for
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex, MatchConfig
 from kg_qgen.match.registry import find_matches
@@ -13,6 +12,7 @@ from kg_qgen.semantics.aliases import alias_problem
 from kg_qgen.semantics.articles import doubled_word, with_article
 from kg_qgen.verify.deterministic import StyleCheck
 from kg_qgen.verify.leak import find_leak
+from kg_qgen.wording import phrase_for
 
 ONLY_ME = {"e"}
 

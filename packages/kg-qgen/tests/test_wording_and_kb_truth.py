@@ -11,11 +11,11 @@ from importlib import resources
 
 import kg_qgen
 import pytest
-from kg_qgen.generate.phrasing import PHRASES, phrase_for
 from kg_qgen.generate.template import TemplateGenerator, _hs
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
+from kg_qgen.wording import PHRASES, phrase_for
 
 
 def test_containment_names_its_object_by_a_phrase_not_the_city_of_x():

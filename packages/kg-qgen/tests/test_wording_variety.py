@@ -1,4 +1,4 @@
-"""Wording variety (kg_qgen.wording_variety): each kept question's wording is chosen among seeded
+"""Wording variety (kg_qgen.wording.variety): each kept question's wording is chosen among seeded
 draws to share the fewest n-grams with the rest of the set; the content never changes."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import kg_qgen
 import pytest
 from click.testing import CliRunner
 from kg_qgen import build
+from kg_qgen.checking import Reject
 from kg_qgen.cli import cli
 from kg_qgen.stats import self_bleu
-from kg_qgen.verify.base import Reject
 from kg_qgen.verify.report import verify_records
-from kg_qgen.wording_variety import VarietyConfig, least_shared_redraw, vary_wordings
+from kg_qgen.wording import VarietyConfig, vary_wordings
 
 CONTENT = ("id", "type", "answer", "answer_aliases", "premises", "target")
 
@@ -189,20 +189,3 @@ def test_cli_reports_the_variety_and_records_it(tmp_path):
     assert res.exit_code == 0, res.output
     manifest1 = json.loads((out1 / "manifest.json").read_text())
     assert manifest1["wording_variety"]["changed"] == 0
-
-
-def test_least_shared_redraw_picks_the_draw_no_other_question_has():
-    records = [_rec(i, SHARED.format(i=i)) for i in range(3)]
-    seen: list[int] = []
-
-    def redraw(record: dict, draw: int) -> dict:
-        seen.append(draw)
-        # draw 2 * 4 + 3 = 11 is the only wording without the set's shared words
-        text = "Zebras graze near Kilimanjaro!" if draw == 11 else SHARED.format(i=10 + draw)
-        return {**record, "question": text}
-
-    pick = least_shared_redraw(redraw, records, draws=4)
-    got = pick(records[0], 2)
-    assert got["question"] == "Zebras graze near Kilimanjaro!"
-    assert seen == [8, 9, 10, 11]  # attempt 2's own draws, none shared with another attempt
-    assert got["id"] == records[0]["id"]

@@ -6,8 +6,9 @@ from __future__ import annotations
 import csv
 import io
 
+from leak_metrics.csv_safe import csv_safe
 from leak_metrics.datatypes import MetricValue
-from leak_metrics.report.tables import _render, csv_safe
+from leak_metrics.report.tables import _render
 
 
 def test_formula_cells_are_neutralized_and_numbers_kept() -> None:

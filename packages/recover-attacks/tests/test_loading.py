@@ -10,7 +10,8 @@ import json
 import pytest
 import torch
 from recover_attacks import ModelLoadError, get_attack
-from recover_attacks.loading import AS_ADAPTER_FILE, attach_attention_shift_adapters, load_model
+from recover_attacks.checkpoint_files import AS_ADAPTER_FILE
+from recover_attacks.loading import attach_attention_shift_adapters, load_model
 
 IDS = torch.tensor([[4, 9, 10, 11, 12, 13, 7]])
 

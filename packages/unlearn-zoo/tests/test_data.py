@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from unlearn_zoo.data import IGNORE_INDEX, encode_example, format_prompt
+from unlearn_zoo.chat_format import format_prompt
+from unlearn_zoo.data import IGNORE_INDEX, encode_example
 
 
 def test_chat_template_prompt_then_answer_and_eos(tokenizer: Any) -> None:

@@ -8,6 +8,7 @@ Quick start::
     kg_qgen.save(result, "out/mquake")
 """
 
+from kg_qgen.checking import Check, Reject
 from kg_qgen.errors import KgQgenError, KgQgenInputError, UnknownNameError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import available_generators, get_generator, register_generator
@@ -22,7 +23,6 @@ from kg_qgen.qtypes import (
     register_question_type,
 )
 from kg_qgen.sources.registry import available_sources, get_source, load_source, register_source
-from kg_qgen.verify.base import Check, Reject
 
 __version__ = "0.1.0"
 

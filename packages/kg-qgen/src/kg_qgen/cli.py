@@ -171,7 +171,7 @@ def build_cmd(
         verify=verify,
         wording_draws=wording_draws,
     )
-    refuse_failed_verification(result.verification, out_dir, result.mt_wording)
+    refuse_failed_verification(result.verification, out_dir)
     meta = {"source": {"name": source, "input": input_path, "graph": repr(graph)}}
     save_and_say_what_stayed(result, out_dir, overwrite, meta)
     elapsed = time.perf_counter() - t0

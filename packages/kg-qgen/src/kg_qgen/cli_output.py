@@ -49,24 +49,15 @@ def echo_build_summary(
     if cells:
         click.echo(f"answer aliases dropped (codes, jokes, emojis; kept questions): {cells}")
     if result.wording_variety is not None:
-        from kg_qgen.wording_variety import VarietyReport
+        from kg_qgen.wording import VarietyReport
 
         click.echo(VarietyReport(**result.wording_variety).line())
-    if result.mt_wording is not None:
-        from kg_qgen.wording_filter import WordingFilterReport
-
-        click.echo(WordingFilterReport(**result.mt_wording).line())
     if result.verification is not None:
         click.echo(f"verification passed ({out_dir / 'verify_report.json'})")
 
 
-def refuse_failed_verification(
-    report: dict[str, Any] | None, out_dir: Path, mt_wording: dict[str, Any] | None = None
-) -> None:
-    """A set that failed verification is shown and not saved. The MT wording filter's warning
-    (no draw within the bound) is printed first, whether the set is refused or not."""
-    if mt_wording and mt_wording["warning"]:
-        click.echo(f"WARNING: {mt_wording['warning']}", err=True)
+def refuse_failed_verification(report: dict[str, Any] | None, out_dir: Path) -> None:
+    """A set that failed verification is shown and not saved."""
     if report is not None and not report["ok"]:
         echo_verification(report, err=True)
         raise click.ClickException(

@@ -35,9 +35,10 @@ class BuildResult:
     config: dict[str, Any] = field(default_factory=dict)
     source_questions: list[dict] = field(default_factory=list)
     verification: dict[str, Any] | None = None  # verify_records(...).to_dict() of the kept set
-    # the MT wording filter's report (kg_qgen.wording_filter.WordingFilterReport), None without MT
+    # the retired MT wording filter's report: always None since round four (two-option MT
+    # items); the manifest keeps the key for readers of older sets
     mt_wording: dict[str, Any] | None = None
-    # the wording choice's report (kg_qgen.wording_variety.VarietyReport)
+    # the wording choice's report (kg_qgen.wording.VarietyReport)
     wording_variety: dict[str, Any] | None = None
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from tqdm.auto import tqdm
 
 from kg_qgen.answer_aliases import clean_answer_aliases, count_drops
-from kg_qgen.build_wording import choose_wordings
+from kg_qgen.checking import Check, Reject
 from kg_qgen.errors import KgQgenInputError
 from kg_qgen.generate.base import QuestionGenerator, make_record
 from kg_qgen.generate.registry import get_generator
@@ -33,9 +33,9 @@ from kg_qgen.selection import (
     split_facts,
     spread,
 )
-from kg_qgen.verify.base import Check, Reject
 from kg_qgen.verify.deterministic import default_checks
 from kg_qgen.verify.report import verify_records
+from kg_qgen.wording import choose_wordings
 
 __all__ = [
     "MANIFEST_FORMAT",
@@ -61,10 +61,8 @@ class BuildConfig:
             still leave ``per_type`` questions.
         forget_fraction: share of the kept SH target facts that goes to ``facts_forget``.
         match: matcher limits (see :class:`kg_qgen.match.index.MatchConfig`).
-        mt_wording_attempts: accepted for old callers and ignored: the yes/no MT wording
-            filter it bounded is gone (two-option MT items, :mod:`kg_qgen.match.mt`).
         wording_draws: wordings drawn per kept question, the one sharing the fewest n-grams
-            with the rest of the set kept (:mod:`kg_qgen.wording_variety`; template generator
+            with the rest of the set kept (:mod:`kg_qgen.wording`; template generator
             only; 1 keeps the generation's own).
     """
 
@@ -74,7 +72,6 @@ class BuildConfig:
     oversample: float = 3.0
     forget_fraction: float = 0.5
     match: MatchConfig = field(default_factory=MatchConfig)
-    mt_wording_attempts: int = 128
     wording_draws: int = 16
 
 
@@ -138,7 +135,6 @@ def build(
     progress: bool = False,
     strict: bool = False,
     verify: bool = True,
-    mt_wording_attempts: int = 128,
     wording_draws: int = 16,
 ) -> BuildResult:
     """Build a balanced, verified question set from ``graph``.
@@ -148,13 +144,11 @@ def build(
     failures recorded as rejects. SH is selected last, the kept multi-hop targets first. A
     relation without a label gives ``relation_label`` rejects (``strict``: an error). Answer
     aliases that do not name the answer are dropped and counted (:mod:`kg_qgen.answer_aliases`).
-    MT is kept spread over relation pairs; then the wordings are chosen (:mod:`kg_qgen.build_wording`).
+    MT is kept spread over relation pairs; then the wordings are chosen (:mod:`kg_qgen.wording`).
     ``verify`` re-checks the kept set (``result.verification``)."""
     types = _checked_types(types, per_type)
     mcfg = match_config or MatchConfig()
-    cfg = BuildConfig(
-        types, per_type, seed, oversample, forget_fraction, mcfg, mt_wording_attempts, wording_draws
-    )
+    cfg = BuildConfig(types, per_type, seed, oversample, forget_fraction, mcfg, wording_draws)
     unlabeled = _check_unlabeled(graph, strict)
     gen = get_generator(generator, seed=seed) if isinstance(generator, str) else generator
     records, counts, gen_rejects, src = _match_and_generate(graph, cfg, gen, unlabeled, progress)
@@ -165,7 +159,7 @@ def build(
     rejects = gen_rejects + check_rejects + orphans
     by_type = _group_by_type(verified, types)
     kept, notes["gold_caps"] = _select(by_type, types, per_type, seed)
-    variety, mt_wording = choose_wordings(kept, cfg, gen, src, graph, checks or ())
+    variety = choose_wordings(kept, cfg, gen, src, graph, default_checks(), checks or ())
     shortfall = _count_and_explain(counts, by_type, kept, rejects, types, per_type, notes)
     questions = [r for t in types for r in kept[t]]
     forget, retain = split_facts(kept.get("SH", []), questions, seed, forget_fraction)
@@ -181,7 +175,6 @@ def build(
         config=config,
         source_questions=list(graph.source_questions),
         verification=verification,
-        mt_wording=mt_wording,
         wording_variety=variety,
     )
 

@@ -10,7 +10,7 @@ import random
 from collections import Counter, defaultdict
 from typing import Any
 
-from kg_qgen.verify.base import Reject
+from kg_qgen.checking import Reject
 from kg_qgen.verify.spread import GOLD_CAP
 
 MT_PAIR_CHECK = "mt_pair"

@@ -1,5 +1,6 @@
 """:func:`generate`, the entry point every stage uses, and the prompt formatting it re-exports
-(ARCHITECTURE.md section 3, written in :mod:`recover_attacks.engine.prompts`); the decoding
+(ARCHITECTURE.md section 3, written in :mod:`recover_attacks.chat_format` and
+:mod:`recover_attacks.engine.prompts`); the decoding
 itself is :class:`~recover_attacks.engine.LocalEngine`."""
 
 from __future__ import annotations
@@ -9,17 +10,16 @@ from typing import Any
 
 import torch
 
-from .engine.base import Engine
-from .engine.config import DecodingConfig
-from .engine.local import LocalEngine, model_device
-from .engine.prompts import (
+from .chat_format import (
     FALLBACK_TEMPLATE,
-    as_question,
-    format_messages,
     format_prompt,
     has_chat_template,
     prompt_has_special_tokens,
 )
+from .engine.base import Engine
+from .engine.config import DecodingConfig
+from .engine.local import LocalEngine, model_device
+from .engine.prompts import as_question, format_messages
 from .engine.stops import current_answer_end
 
 __all__ = [

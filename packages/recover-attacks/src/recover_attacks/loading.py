@@ -2,7 +2,7 @@
 
 An unlearned checkpoint (ARCHITECTURE.md section 8, written by unlearn-zoo) is loaded by the same
 rules as ``unlearn_zoo.load_unlearned``, implemented here because the libraries never import each
-other (a root contract test compares the two):
+other (the file names are :mod:`recover_attacks.checkpoint_files`, a copy of unlearn-zoo's):
 
 1. ``adapter_config.json`` present: a LoRA adapter left unmerged. Load its base model (the
    ``base_model`` argument, else ``base_model_name_or_path`` in that file) and attach the adapter
@@ -24,11 +24,8 @@ from typing import Any
 import torch
 from torch import nn
 
+from .checkpoint_files import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG
 from .errors import ModelLoadError
-
-RECORD_FILE = "unlearn_record.json"
-PEFT_ADAPTER_CONFIG = "adapter_config.json"
-AS_ADAPTER_FILE = "attention_shift_adapter.safetensors"
 
 
 def load_model(

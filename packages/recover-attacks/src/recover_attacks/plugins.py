@@ -1,9 +1,9 @@
-"""One registry shape for every family of implementations (see the list below).
+"""One registry shape for every family of implementations a library looks up by name.
 
 Each leakres library keeps its own copy of this module (the libraries never import each other);
-the copies differ only in the import of the package's ``UnknownNameError``, and
-``tests/test_registry_contract.py`` at the repository root checks that they do and that every
-registry behaves the same:
+the copies are byte-identical (the package's ``UnknownNameError`` is imported relatively), which
+``tests/test_shared_copies.py`` at the repository root checks, and
+``tests/test_registry_contract.py`` checks that every registry behaves the same:
 
 * names are case-insensitive (``name.strip().lower()``);
 * built-ins, including names registered at run time, come before entry-point plugins, both in
@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
-from recover_attacks.errors import UnknownNameError
+from .errors import UnknownNameError
 
 __all__ = ["Registry", "normalize_name", "unknown_name_message"]
 

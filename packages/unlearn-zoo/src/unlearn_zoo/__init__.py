@@ -9,9 +9,9 @@ Quick use::
 """
 
 from unlearn_zoo.base import Step, Unlearner, UnlearnResult
+from unlearn_zoo.chat_format import format_prompt
 from unlearn_zoo.checkpoint import save_unlearned
 from unlearn_zoo.config import UnlearnConfig
-from unlearn_zoo.data import format_prompt
 from unlearn_zoo.defaults import default_overrides, size_tier
 from unlearn_zoo.errors import UnknownNameError, UnlearnError
 from unlearn_zoo.io import load_record, load_unlearned

@@ -8,7 +8,7 @@ from typing import Any
 
 from torch import nn
 
-RECORD_NAME = "unlearn_record.json"
+from unlearn_zoo.checkpoint_files import RECORD_FILE
 
 
 def save_unlearned(
@@ -24,4 +24,4 @@ def save_unlearned(
     if tokenizer is not None:
         tokenizer.save_pretrained(out)
     unlearner.save_extra(model, out)
-    (out / RECORD_NAME).write_text(json.dumps(record, indent=2))
+    (out / RECORD_FILE).write_text(json.dumps(record, indent=2))

@@ -1,6 +1,7 @@
 """Turning {"question", "answer", "spans"} records into token ids, labels and span masks.
 
-The prompt is exactly the chat-formatted question (ARCHITECTURE.md section 3); the target is
+The prompt is exactly the chat-formatted question (:mod:`unlearn_zoo.chat_format`, ARCHITECTURE.md
+section 3); the target is
 ``answer + eos`` (``" " + answer + eos`` after the ``"Question: {q}\nAnswer:"`` fallback, the
 way a model continues that prompt). Prompt and target are tokenized separately and concatenated,
 so the label boundary is exact and the prompt tokens equal what the model sees at query time.
@@ -17,18 +18,10 @@ from typing import Any
 
 import torch
 
+from unlearn_zoo.chat_format import format_prompt, prompt_has_special_tokens
 from unlearn_zoo.errors import UnlearnError
 
 IGNORE_INDEX = -100
-
-
-def format_prompt(tokenizer: Any, question: str) -> str:
-    """Chat template with generation prompt; ``"Question: {q}\\nAnswer:"`` without a template."""
-    if getattr(tokenizer, "chat_template", None):
-        return tokenizer.apply_chat_template(
-            [{"role": "user", "content": question}], add_generation_prompt=True, tokenize=False
-        )
-    return f"Question: {question}\nAnswer:"
 
 
 @dataclass
@@ -99,7 +92,7 @@ def encode_example(
     """Tokenize one record; raise naming ``role[index].field`` when it cannot be used."""
     _check_record(record, index, role)
     prompt = format_prompt(tokenizer, record["question"])
-    use_special = not getattr(tokenizer, "chat_template", None)
+    use_special = prompt_has_special_tokens(tokenizer)
     # After "Answer:" a model writes " Paris", not "Paris": train the tokens it would generate.
     answer = " " + record["answer"] if use_special else record["answer"]
     prompt_ids = tokenizer(prompt, add_special_tokens=use_special)["input_ids"]

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unlearn_zoo.checkpoint import RECORD_NAME
+from unlearn_zoo.checkpoint_files import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG, RECORD_FILE
 
 
 def load_record(output_dir: str | Path) -> dict[str, Any]:
-    return json.loads((Path(output_dir) / RECORD_NAME).read_text())
+    return json.loads((Path(output_dir) / RECORD_FILE).read_text())
 
 
 def load_unlearned(
@@ -27,11 +27,11 @@ def load_unlearned(
     ``load_model`` implements the same rules (the libraries never import each other)."""
     from transformers import AutoModelForCausalLM
 
-    from unlearn_zoo.methods.attention_shift import ADAPTER_FILE, load_adapters
+    from unlearn_zoo.methods.attention_shift import load_adapters
 
     kwargs = {"use_safetensors": True, **from_pretrained_kwargs}
     path = Path(output_dir)
-    if (path / "adapter_config.json").exists():
+    if (path / PEFT_ADAPTER_CONFIG).exists():
         from peft import PeftConfig, PeftModel
 
         base_path = base_model or PeftConfig.from_pretrained(path).base_model_name_or_path
@@ -39,7 +39,7 @@ def load_unlearned(
         model = PeftModel.from_pretrained(base, path)
     else:
         model = AutoModelForCausalLM.from_pretrained(path, **kwargs)
-    if (path / ADAPTER_FILE).exists():
+    if (path / AS_ADAPTER_FILE).exists():
         model.set_attn_implementation("eager")
         load_adapters(model, path)
     return model

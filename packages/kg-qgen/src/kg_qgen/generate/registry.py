@@ -1,10 +1,11 @@
 """Question generators by name.
 
-``template`` and ``llm`` are built in, both referenced lazily (``llm`` lives in the optional
-:mod:`kg_qgen.llm` package, imported only when asked for, so this module imports nothing from
-it). More generators register with :func:`register_generator` or through the entry point group
-``leakres.kg_generators`` whose value is a factory ``module:callable`` taking ``seed=`` and
-keyword options. Names are case-insensitive; built-ins come before plugins.
+``template`` and ``llm`` are built in, both referenced lazily (``llm`` is
+:func:`kg_qgen.llm_factory.make_llm_generator`, the optional :mod:`kg_qgen.llm` package's
+generator held to verify's per-question rules, imported only when asked for, so this module
+imports nothing from it). More generators register with :func:`register_generator` or through
+the entry point group ``leakres.kg_generators`` whose value is a factory ``module:callable``
+taking ``seed=`` and keyword options. Names are case-insensitive; built-ins come before plugins.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ GENERATORS: Registry[Callable[..., QuestionGenerator]] = Registry(
     ENTRY_POINT_GROUP,
     {
         "template": "kg_qgen.generate.template:TemplateGenerator",
-        "llm": "kg_qgen.llm.generator:make_llm_generator",
+        "llm": "kg_qgen.llm_factory:make_llm_generator",
     },
 )
 

@@ -3,14 +3,14 @@
 Each question type has several surface forms (frames, at least three for every type and relation
 class, :data:`FRAMES`); the frame, the relation wording and the phrasing of each part are chosen
 with an RNG seeded from (seed, type, match position), so the same matches and seed give the same
-questions. Relation wording comes from :mod:`kg_qgen.generate.phrasing`, MP rule wordings from
+questions. Relation wording comes from :mod:`kg_qgen.wording.phrasing`, MP rule wordings from
 :data:`kg_qgen.match.mp.RULES` (three or more per rule) and MT wordings from
-:mod:`kg_qgen.generate.mt_wording`.
+:mod:`kg_qgen.wording.mt`.
 
 Grammar that depends on what an entity is (:meth:`GraphIndex.entity_class`): a pronoun for a
 person is "their", for a thing "its"; when the class is unknown no pronoun is used (the noun
 phrase is repeated). Names that take "the" get it (:mod:`kg_qgen.semantics.articles`). Every
-sentence starts with a capital letter (:func:`kg_qgen.generate.style.capitalize_sentences`).
+sentence starts with a capital letter (:func:`kg_qgen.wording.capitalize_sentences`).
 """
 
 from __future__ import annotations
@@ -21,18 +21,23 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kg_qgen.generate.base import make_record
-from kg_qgen.generate.ds_wording import N_FRAMES as DS_FRAMES
-from kg_qgen.generate.ds_wording import clue_phrase, ds_question, elimination_clause
-from kg_qgen.generate.mt_wording import FRAMES as MT_FRAMES
-from kg_qgen.generate.mt_wording import mt_question
-from kg_qgen.generate.phrasing import RelationPhrase, phrase_for
-from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import REWORDINGS, RULES
 from kg_qgen.qtypes import get_question_type
 from kg_qgen.semantics.articles import with_article
+from kg_qgen.wording import (
+    DS_FRAMES,
+    MT_FRAMES,
+    RelationPhrase,
+    capitalize_sentences,
+    clue_phrase,
+    ds_question,
+    elimination_clause,
+    mt_question,
+    phrase_for,
+)
 
 __all__ = ["FRAMES", "TemplateGenerator", "name_of", "pronoun"]
 
@@ -103,7 +108,7 @@ class TemplateGenerator:
         """The question text and template keys of ``match`` (``position`` in the list given to
         :meth:`generate`) with wording draw ``attempt``: 0 is :meth:`generate`'s own, every other
         attempt draws from an RNG seeded with (seed, type, position, attempt). The build redraws
-        the kept MT wordings with it (:mod:`kg_qgen.wording_filter`); the content is unchanged."""
+        the kept MT wordings with it (:mod:`kg_qgen.wording`); the content is unchanged."""
         return self._question(match, position, graph, GraphIndex.of(graph), attempt)
 
     def _question(

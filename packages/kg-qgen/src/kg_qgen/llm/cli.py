@@ -106,16 +106,16 @@ def from_cli(options: dict[str, Any], seed: int) -> dict[str, Any]:
     backend = backend_from_options(options, seed)
     out: dict[str, Any] = {}
     if options.get("llm_generate"):
-        from kg_qgen.llm.generator import LLMQuestionGenerator
+        from kg_qgen.llm_factory import make_llm_generator
 
-        out["generator"] = LLMQuestionGenerator(
-            backend,
+        out["generator"] = make_llm_generator(
             seed=seed,
+            backend=backend,
             n_paraphrases=options.get("llm_n_paraphrases", 3),
             max_parse_retries=options.get("llm_max_parse_retries", 2),
         )
     if options.get("llm_verify"):
-        from kg_qgen.verify.llm_checks import llm_checks
+        from kg_qgen.llm.checks import llm_checks
 
         out["checks"] = llm_checks(backend)
     if source == "text":

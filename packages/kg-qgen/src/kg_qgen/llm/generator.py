@@ -2,16 +2,18 @@
 
 For every match the generator sends the type's prompt (:mod:`kg_qgen.llm.prompts`), parses the
 JSON reply ``{"questions": [...], "answer_aliases": [...]}``, and keeps ONE question: the
-paraphrases are put in a seeded random order and the first that passes every per-question check
-``kg-qgen verify`` runs (the leak rule, the logic of its type, relation labels, style: see
-:mod:`kg_qgen.verify.deterministic`) and names what it must name (the subject, LL's alias and not
-the label, every DS option, MT's candidate and consequent) is kept. So the LLM's questions are
-held to exactly the same validity rules as the template generator's.
+paraphrases are put in a seeded random order and the first that passes the per-question rules it
+is given (:class:`~kg_qgen.checking.QuestionRules`; the registry's ``llm`` generator,
+:mod:`kg_qgen.llm_factory`, gets the ones ``kg-qgen verify`` runs: the leak rule, the logic of its type, relation labels, style) and names
+what it must name (the subject, LL's alias and not the label, every DS option, MT's candidate and
+consequent) is kept. So the LLM's questions are held to exactly the same validity rules as the
+template generator's. This package never imports :mod:`kg_qgen.verify`: the rules come through
+the interface of :mod:`kg_qgen.checking`.
 
 An unusable reply (no JSON, wrong fields, every paraphrase leaking) is re-asked up to
 ``max_parse_retries`` times, each time with the bad reply and what was wrong appended to the
 conversation. A match that still fails, or whose request failed at the backend (timeout after
-retries, HTTP error), becomes a :class:`~kg_qgen.verify.base.Reject` with check
+retries, HTTP error), becomes a :class:`~kg_qgen.checking.Reject` with check
 ``llm_generation`` and the reason, collected in :attr:`LLMQuestionGenerator.rejects` - never
 silently dropped.
 """
@@ -23,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from kg_qgen.checking import QuestionRules, Reject
 from kg_qgen.generate.base import make_record
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm.ask import ask_each
@@ -31,10 +34,6 @@ from kg_qgen.llm.jsonparse import ParseError, extract_json
 from kg_qgen.llm.prompts import PROMPT_VERSION, generation_prompt
 from kg_qgen.match.base import Match
 from kg_qgen.textnorm import contains_phrase, normalize
-from kg_qgen.verify.base import Reject
-from kg_qgen.verify.deterministic import RelationLabelCheck, StyleCheck
-from kg_qgen.verify.leak import find_leak
-from kg_qgen.verify.logic import logic_problem
 
 __all__ = ["GENERATION_CHECK", "LLMQuestionGenerator", "parse_generation", "question_problem"]
 
@@ -97,18 +96,13 @@ def _missing_mention(m: Match, g: KnowledgeGraph, question: str) -> str | None:
     return None
 
 
-_STYLE, _LABELS = StyleCheck(), RelationLabelCheck()
-
-
-def question_problem(m: Match, g: KnowledgeGraph, record: dict) -> str | None:
-    """Why a generated question cannot be kept (every per-question check of kg-qgen verify)."""
-    return (
-        find_leak(record, g)
-        or _missing_mention(m, g, record["question"])
-        or logic_problem(record, g)
-        or _LABELS.problem(record, g)
-        or _STYLE.problem(record, g)
-    )
+def question_problem(m: Match, g: KnowledgeGraph, record: dict, rules: QuestionRules) -> str | None:
+    """Why a generated question cannot be kept: the leak rule, then what it must name, then the
+    other ``rules`` in order (the first reason found)."""
+    why = rules.leak(record, g) or _missing_mention(m, g, record["question"])
+    for rule in rules.rules:
+        why = why or rule(record, g)
+    return why
 
 
 @dataclass
@@ -117,6 +111,8 @@ class LLMQuestionGenerator:
 
     Attributes:
         backend: any backend (wrap it in :class:`~kg_qgen.llm.cache.CachedBackend` to cache).
+        rules: the per-question rules a paraphrase must pass to be kept (``kg-qgen verify``'s:
+            ``kg_qgen.verify.deterministic.question_rules()``).
         seed: orders paraphrases before the first passing one is kept (default 0).
         n_paraphrases: paraphrases requested per match (default 3).
         max_parse_retries: re-asks after an unusable reply (default 2, i.e. up to 3 calls).
@@ -132,6 +128,7 @@ class LLMQuestionGenerator:
     config_cls: ClassVar[type[Any]]
 
     backend: LLMBackend
+    rules: QuestionRules
     seed: int = 0
     n_paraphrases: int = 3
     max_parse_retries: int = 2
@@ -305,7 +302,7 @@ class LLMQuestionGenerator:
         for k in order:
             q = questions[k]
             probe = make_record(m, g, q, rid, answer_aliases=aliases)
-            why = question_problem(m, g, probe)
+            why = question_problem(m, g, probe, self.rules)
             if why is None:
                 return q
             problems.append(f"question {k + 1}: {why}")
@@ -313,15 +310,3 @@ class LLMQuestionGenerator:
 
 
 LLMQuestionGenerator.config_cls = LLMQuestionGenerator
-
-
-def make_llm_generator(
-    seed: int = 0, backend: LLMBackend | None = None, **options: Any
-) -> LLMQuestionGenerator:
-    """Registry factory: ``get_generator("llm", seed=0, backend=...)``."""
-    if backend is None:
-        raise ValueError(
-            "the 'llm' generator needs backend=<LLMBackend> "
-            "(on the command line: --llm-backend/--llm-model with --llm-generate)"
-        )
-    return LLMQuestionGenerator(backend=backend, seed=seed, **options)

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import json
 
-from kg_qgen.generate.phrasing import phrase_for
-from kg_qgen.generate.style import capitalize_sentences
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm.backend import Messages
 from kg_qgen.match.base import Match
 from kg_qgen.qtypes import get_question_type
+from kg_qgen.wording import capitalize_sentences, phrase_for
 
 __all__ = [
     "GENERATION_SYSTEM",

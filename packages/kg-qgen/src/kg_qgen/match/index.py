@@ -83,7 +83,6 @@ class GraphIndex:
     _owners: dict[str, set[str]] | None = None
     _label_owners: dict[str, set[str]] | None = None
     _labelled: dict[str, bool] = field(default_factory=dict)
-    _valued: dict[tuple[str, str], list[tuple[str, str, Fact]]] = field(default_factory=dict)
     _alias_verdicts: dict[str, list[tuple[str, str, str | None]]] = field(default_factory=dict)
     _alias_facts: list[Fact] | None = None
     alias_rejections: Counter[str] = field(default_factory=Counter)
@@ -257,21 +256,6 @@ class GraphIndex:
                 for f in self.by_subject.get(entity, ())
                 if self.is_unique(entity, f.relation) and self.single_valued(f.relation, entity)
             }
-        return got
-
-    def valued_objects(self, relation: str, other: str) -> list[tuple[str, str, Fact]]:
-        """(object, its single ``other`` value, that fact) for the distinct objects of
-        ``relation`` that have one (cached): DS draws its options and eliminations from these."""
-        key = (relation, other)
-        got = self._valued.get(key)
-        if got is None:
-            got = []
-            for o in self.relation_objects(relation):
-                v = self.single_values(o).get(other)
-                if v is not None:
-                    fact = next(x for x in self.by_subject[o] if x.relation == other)
-                    got.append((o, v, fact))
-            self._valued[key] = got
         return got
 
     def owners(self, form: str) -> set[str]:

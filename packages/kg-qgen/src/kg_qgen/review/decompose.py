@@ -5,7 +5,7 @@ Everything is derived from the documented record fields (docs/ARCHITECTURE.md se
 ``premises``, ``target``, ``bridge``, ``answer``; optional ``premise_ids``, ``options``, ``alias``,
 ``partner``, ``rule``) and tolerates records that lack the optional ones, so a set built by
 another generator or an older kg-qgen still renders. Single-hop wording reuses the template
-generator's per-relation phrasing (:mod:`kg_qgen.generate.phrasing`), so a premise reads like the
+generator's per-relation phrasing (:mod:`kg_qgen.wording.phrasing`), so a premise reads like the
 set's own SH questions.
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from kg_qgen.generate.phrasing import phrase_for
 from kg_qgen.qtypes import find_question_type
+from kg_qgen.wording import phrase_for
 
 __all__ = ["LOGIC_RULES", "Decomposition", "LogicRule", "SingleHop", "decompose"]
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kg_qgen.csv_safe import csv_safe
 from kg_qgen.review.storage import FLAGS, Annotation, SampleRow
 
 __all__ = [
@@ -245,19 +246,3 @@ def annotations_csv(sample: Sequence[SampleRow], annotations: Sequence[Annotatio
         # every text cell through csv_safe: a comment "=HYPERLINK(...)" stays text
         writer.writerow({k: csv_safe(v) for k, v in row.items()})
     return buf.getvalue()
-
-
-# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...) in a
-# comment would be a live link); such text cells get a leading apostrophe. Numbers stay numbers.
-_FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe(value: Any) -> Any:
-    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates (OWASP CSV injection)."""
-    if not isinstance(value, str) or not value.startswith(_FORMULA_LEAD):
-        return value
-    try:
-        float(value)
-        return value  # "-0.5" is a number, not a formula
-    except ValueError:
-        return "'" + value

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -33,10 +33,8 @@ from kg_qgen.textnorm import normalize
 
 __all__ = [
     "CueResult",
-    "MTBalance",
     "best_short_rule",
     "ds_option_balance",
-    "mt_balance",
     "one_cue_accuracy",
     "option_rule_accuracy",
 ]
@@ -177,37 +175,6 @@ def option_rule_accuracy(option_sets: Sequence[Sequence[str]], golds: Sequence[i
                 cue = f"{vocab[a]} ^ {vocab[top[j]]}"
                 best = CueResult(float(s[j]), cue, f"pick the option with {cue} ({name})", n)
     return best
-
-
-@dataclass
-class MTBalance:
-    n: int
-    yes_share: float | None
-    negative_form_share: float | None
-    cue: CueResult
-    incomplete_pairs: list[int]
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-
-def mt_balance(records: Sequence[dict]) -> MTBalance:
-    """Balance figures of the MT records among ``records``."""
-    mt = [r for r in records if r.get("type") == "MT"]
-    n = len(mt)
-    pairs: Counter[int] = Counter(r.get("pair") for r in mt if isinstance(r.get("pair"), int))
-    # one question per ``pair`` number (template), or a yes/no pair of two (other generators)
-    incomplete = sorted(p for p, k in pairs.items() if k > 2)
-    incomplete += [-1] * sum(not isinstance(r.get("pair"), int) for r in mt)
-    return MTBalance(
-        n=n,
-        yes_share=sum(r.get("answer") == "yes" for r in mt) / n if n else None,
-        negative_form_share=sum(r.get("form") == "negative" for r in mt) / n if n else None,
-        cue=best_short_rule(
-            [str(r.get("question", "")) for r in mt], [str(r.get("answer")) for r in mt]
-        ),
-        incomplete_pairs=incomplete,
-    )
 
 
 def ds_option_balance(records: Sequence[dict]) -> CueResult:

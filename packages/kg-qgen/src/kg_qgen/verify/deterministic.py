@@ -13,19 +13,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kg_qgen.generate.phrasing import phrase_for
-from kg_qgen.generate.style import uncapitalized_sentences
+from kg_qgen.checking import Check, QuestionRules, Reject
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.qtypes import find_question_type
 from kg_qgen.semantics.articles import doubled_word
 from kg_qgen.semantics.relations import RAW_ID, is_raw_id
 from kg_qgen.textnorm import normalize
-from kg_qgen.verify.base import Check, Reject
-from kg_qgen.verify.leak import LeakCheck
-from kg_qgen.verify.logic import LogicCheck
+from kg_qgen.verify.leak import LeakCheck, find_leak
+from kg_qgen.verify.logic import LogicCheck, logic_problem
 from kg_qgen.verify.shortcut import ShortcutCheck
 from kg_qgen.verify.spread import DuplicateFactsCheck
+from kg_qgen.wording import phrase_for, uncapitalized_sentences
 
 __all__ = [
     "AnswerPresentCheck",
@@ -34,6 +33,7 @@ __all__ = [
     "RelationLabelCheck",
     "StyleCheck",
     "default_checks",
+    "question_rules",
 ]
 
 REQUIRED = (
@@ -264,3 +264,13 @@ def default_checks() -> list[Check]:
         DuplicateCheck(),
         DuplicateFactsCheck(),
     ]
+
+
+def question_rules() -> QuestionRules:
+    """The per-question rules of :func:`default_checks` a generator can hold one question to
+    before keeping it (the LLM generator): the leak rule, then the logic of its type, relation
+    labels and style."""
+    return QuestionRules(
+        leak=find_leak,
+        rules=(logic_problem, RelationLabelCheck().problem, StyleCheck().problem),
+    )

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kg_qgen.checking import Reject
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.semantics.demonyms import demonyms_for
 from kg_qgen.textnorm import contains_phrase, long_tokens, normalize
-from kg_qgen.verify.base import Reject
 
 __all__ = ["LeakCheck", "find_leak"]
 

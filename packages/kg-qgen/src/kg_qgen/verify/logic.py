@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from kg_qgen.checking import Reject
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.index import GraphIndex
 from kg_qgen.match.mp import RULES, rule_fits
@@ -33,7 +34,6 @@ from kg_qgen.qtypes import get_question_type
 from kg_qgen.semantics.aliases import alias_problem
 from kg_qgen.semantics.relations import MULTI_VALUED
 from kg_qgen.textnorm import contains_phrase, normalize
-from kg_qgen.verify.base import Reject
 
 __all__ = ["LogicCheck", "logic_problem"]
 

@@ -29,9 +29,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from kg_qgen.checking import Check
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.verify.balance import ds_option_balance
-from kg_qgen.verify.base import Check
 from kg_qgen.verify.deterministic import AnswerPresentCheck, default_checks
 from kg_qgen.verify.ds_positions import ds_position_check
 from kg_qgen.verify.mt_text import mt_set_check

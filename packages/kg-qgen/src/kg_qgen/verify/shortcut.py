@@ -41,9 +41,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from kg_qgen.checking import Reject
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.textnorm import contains_phrase, normalize
-from kg_qgen.verify.base import Reject
 
 __all__ = ["MULTI_HOP", "ShortcutCheck", "find_shortcut", "named_entities", "shortcut_report"]
 

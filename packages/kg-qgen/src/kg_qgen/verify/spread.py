@@ -7,7 +7,7 @@
   (yes/no types are not judged: their answers are balanced by the MT checks).
 * **top-frame share**: the share of the most common wording frame, the template id the
   generator recorded (``template``, e.g. ``"CC/7"``). ``build``'s wording choice keeps it at or
-  under 20% (:mod:`kg_qgen.wording_variety`, when it draws several wordings); ``verify`` reports
+  under 20% (:data:`kg_qgen.wording.FRAME_CAP`, when it draws several wordings); ``verify`` reports
   and flags a type of >= 20 items over it. Records without a ``template`` (an LLM generator) are
   not counted.
 * **duplicates**: records of one type asking about the same set of facts (premise ids, in any
@@ -22,11 +22,11 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from kg_qgen.checking import Reject
 from kg_qgen.graph import KnowledgeGraph
-from kg_qgen.verify.base import Reject
+from kg_qgen.wording import FRAME_CAP
 
 __all__ = [
-    "FRAME_CAP",
     "GOLD_CAP",
     "DuplicateFactsCheck",
     "facts_key",
@@ -35,7 +35,6 @@ __all__ = [
 ]
 
 GOLD_CAP = 0.3
-FRAME_CAP = 0.2
 FRAME_MIN_N = 20
 _YES_NO = frozenset({"yes", "no"})
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from leak_metrics.chance import no_signal
+from leak_metrics.csv_safe import csv_safe
 from leak_metrics.datatypes import MetricValue
 
 TYPE_ORDER: tuple[str, ...] = ("SH", "HS", "MT", "DS", "LL", "MP", "CC")
@@ -240,19 +241,3 @@ def recovery_rate_table(
     columns = [(a, h) for a in attacks for h in hops]
     caption = "Recovery Rate (%) per attack, single-hop (SH) and multi-hop (MH); n/a = S_suc empty."
     return _render(table, columns, fmt, percent=percent, show_ci=show_ci, caption=caption)
-
-
-# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...) in a
-# comment would be a live link); such text cells get a leading apostrophe. Numbers stay numbers.
-_FORMULA_LEAD = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_safe(value: Any) -> Any:
-    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates (OWASP CSV injection)."""
-    if not isinstance(value, str) or not value.startswith(_FORMULA_LEAD):
-        return value
-    try:
-        float(value)
-        return value  # "-0.5" is a number, not a formula
-    except ValueError:
-        return "'" + value

@@ -142,7 +142,7 @@ class LocalEngine(ContinuousBatching, Engine):
     # -- Engine interface -------------------------------------------------------------------
 
     def format_prompt(self, question: str) -> str:
-        from .prompts import format_prompt
+        from ..chat_format import format_prompt
 
         return format_prompt(self.tokenizer, question)
 

@@ -110,7 +110,7 @@ class OpenAIEngine(Engine):
                 "OpenAIEngine: formatting questions needs the model's tokenizer (tokenizer=...); "
                 "or pass formatted prompts to complete()"
             )
-        from .prompts import format_prompt
+        from ..chat_format import format_prompt
 
         return format_prompt(self.tokenizer, question)
 

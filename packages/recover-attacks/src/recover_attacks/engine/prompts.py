@@ -1,27 +1,17 @@
-"""How a question is shown to a model (ARCHITECTURE.md section 3): the chat template with one user
-turn and the generation prompt, or the ``Question:/Answer:`` fallback. Every engine formats with
-these, and :mod:`recover_attacks.generation` re-exports them; this module imports nothing of the
-package, so the engine and the attacks both build on it without an import circle."""
+"""A chat of several turns as a prompt, and the question of an item: what the attacks need beyond
+the one-question prompt of :mod:`recover_attacks.chat_format` (ARCHITECTURE.md section 3), with
+the same chat template and the same ``Question:/Answer:`` fallback. :mod:`recover_attacks.generation`
+re-exports them; this module imports only :mod:`recover_attacks.chat_format`, so the engine and the
+attacks both build on it without an import circle."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = [
-    "FALLBACK_TEMPLATE",
-    "as_question",
-    "format_messages",
-    "format_prompt",
-    "has_chat_template",
-    "prompt_has_special_tokens",
-]
+from ..chat_format import FALLBACK_TEMPLATE, has_chat_template
 
-FALLBACK_TEMPLATE = "Question: {q}\nAnswer:"
-
-
-def has_chat_template(tokenizer: Any) -> bool:
-    return bool(getattr(tokenizer, "chat_template", None))
+__all__ = ["as_question", "format_messages"]
 
 
 def format_messages(tokenizer: Any, messages: Sequence[Mapping[str, str]]) -> str:
@@ -40,16 +30,6 @@ def format_messages(tokenizer: Any, messages: Sequence[Mapping[str, str]]) -> st
         else:
             parts[-1] = f"{parts[-1]} {m['content']}"
     return "\n\n".join(parts)
-
-
-def format_prompt(tokenizer: Any, question: str) -> str:
-    """The prompt a question is shown with: one user turn + generation prompt (or the fallback)."""
-    return format_messages(tokenizer, [{"role": "user", "content": question}])
-
-
-def prompt_has_special_tokens(tokenizer: Any) -> bool:
-    """Chat templates already write BOS/role tokens; the fallback needs the tokenizer's own."""
-    return not has_chat_template(tokenizer)
 
 
 def as_question(item: Any, index: int) -> str:

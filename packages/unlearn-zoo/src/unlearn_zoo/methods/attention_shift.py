@@ -28,13 +28,12 @@ import torch
 from torch import nn
 
 from unlearn_zoo.base import Step, Unlearner
+from unlearn_zoo.checkpoint_files import AS_ADAPTER_FILE
 from unlearn_zoo.config import UnlearnConfig
 from unlearn_zoo.data import EncodedExample
 from unlearn_zoo.errors import UnlearnError
 from unlearn_zoo.losses import attention_kl, attention_target
 from unlearn_zoo.modeling import decoder_layers, unwrap
-
-ADAPTER_FILE = "attention_shift_adapter.safetensors"
 
 
 @dataclass
@@ -107,7 +106,7 @@ def load_adapters(model: nn.Module, path: str | Path) -> nn.Module:
     """Re-attach saved AS adapters to a model loaded with plain transformers (in place)."""
     from safetensors.torch import load_file
 
-    state = load_file(str(Path(path) / ADAPTER_FILE)) if Path(path).is_dir() else load_file(path)
+    state = load_file(str(Path(path) / AS_ADAPTER_FILE)) if Path(path).is_dir() else load_file(path)
     layers = sorted({int(k.split(".")[0]) for k in state})
     dim = state[f"{layers[0]}.down.weight"].shape[0]
     adapters = attach_adapters(model, layers, dim)
@@ -221,11 +220,11 @@ class ASUnlearner(Unlearner):
         for layer, adapter in zip(self.adapter_layers, self.adapters, strict=True):
             for k, v in adapter.state_dict().items():
                 state[f"{layer}.{k}"] = v.detach().cpu().contiguous()
-        save_file(state, str(output_dir / ADAPTER_FILE))
+        save_file(state, str(output_dir / AS_ADAPTER_FILE))
 
     def extra_record(self) -> dict[str, Any]:
         return {
             "as_adapter_layers": self.adapter_layers,
             "as_kl_layers": self.kl_layers,
-            "as_adapter_file": ADAPTER_FILE,
+            "as_adapter_file": AS_ADAPTER_FILE,
         }

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from kg_qgen.generate.phrasing import RelationPhrase
+from kg_qgen.wording.phrasing import RelationPhrase
 
 __all__ = ["FRAMES", "mt_question"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from kg_qgen.generate.phrasing import RelationPhrase
 from kg_qgen.match.ds_clues import Clue
+from kg_qgen.wording.phrasing import RelationPhrase
 
 __all__ = ["N_FRAMES", "clue_phrase", "ds_question", "elimination_clause"]
 

@@ -1,22 +1,19 @@
 """The build's wording step, after the kept set is chosen: variety across the set
-(:mod:`kg_qgen.wording_variety`). Only wordings change; :func:`kg_qgen.pipeline.build` calls
-:func:`choose_wordings`. (Up to round three an adversarial filter then redrew the yes/no MT
-wordings until no one/two-word rule read the answer, :mod:`kg_qgen.wording_filter`; MT items
-are now two-option items whose wording says nothing about the gold by construction, which
-``kg_qgen.verify.mt_text`` measures, so that step is gone.)"""
+(:mod:`kg_qgen.wording.variety`). Only wordings change; :func:`kg_qgen.pipeline.build` calls
+:func:`choose_wordings` with the checks every drawn wording must pass. (Up to round three an
+adversarial filter then redrew the yes/no MT wordings until no one/two-word rule read the answer;
+MT items are now two-option items whose wording says nothing about the gold by construction,
+which ``kg_qgen.verify.mt_text`` measures, so that step and its module are gone.)"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from kg_qgen.generate.base import QuestionGenerator
+from kg_qgen.checking import Check
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
-from kg_qgen.verify.base import Check
-from kg_qgen.verify.deterministic import default_checks
-from kg_qgen.wording_filter import Redraw
-from kg_qgen.wording_variety import VarietyConfig, vary_wordings
+from kg_qgen.wording.variety import Redraw, VarietyConfig, vary_wordings
 
 __all__ = ["WordingSettings", "choose_wordings"]
 
@@ -32,37 +29,26 @@ class WordingSettings(Protocol):
 def choose_wordings(
     kept: dict[str, list[dict]],
     cfg: WordingSettings,
-    gen: QuestionGenerator,
+    gen: object,
     sources: dict[str, tuple[int, Match]],
     graph: KnowledgeGraph,
-    extra_checks: Sequence[Check],
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The kept set is final: every kept question's wording is chosen among
-    ``cfg.wording_draws`` draws for variety (:func:`_vary`, the build's ``wording_variety``).
-    The second report (the retired MT filter's ``mt_wording``) is always None. ``sources``: each record's (position, match) by id, for the generator's
-    ``redraw_wording``; ``extra_checks``: the costly checks beyond the deterministic ones.
-    Content never changes; ``kept`` (per type) is updated in place. Returns both reports."""
-    variety = _vary(kept, cfg, gen, sources, graph, extra_checks)
-    return variety, None
-
-
-def _vary(
-    kept: dict[str, list[dict]],
-    cfg: WordingSettings,
-    gen: QuestionGenerator,
-    sources: dict[str, tuple[int, Match]],
-    graph: KnowledgeGraph,
+    checks: Sequence[Check],
     extra_checks: Sequence[Check],
 ) -> dict[str, Any]:
-    """The kept set is final: choose every question's wording for variety across the whole set
-    (content unchanged) in ``kept``, in place; the report."""
+    """The kept set is final: every kept question's wording is chosen among
+    ``cfg.wording_draws`` draws for variety across the whole set (content unchanged), in
+    ``kept`` (per type), in place; returns the report (the build's ``wording_variety``).
+    ``gen``: the generator, whose ``redraw_wording`` (if it has one) draws the wordings;
+    ``sources``: each record's (position, match) by id, for it; ``checks``: the deterministic
+    checks every drawn wording must pass; ``extra_checks``: the costly ones, run once on the
+    chosen wordings that changed."""
     types = cfg.types
     records = [r for t in types for r in kept[t]]
     varied, report = vary_wordings(
         records,
         _redrawer(gen, sources, graph, records),
         graph,
-        default_checks(),
+        checks,
         extra_checks,
         VarietyConfig(draws=cfg.wording_draws),
         seed=cfg.seed,
@@ -74,7 +60,7 @@ def _vary(
 
 
 def _redrawer(
-    gen: QuestionGenerator,
+    gen: object,
     sources: dict[str, tuple[int, Match]],
     graph: KnowledgeGraph,
     records: list[dict],

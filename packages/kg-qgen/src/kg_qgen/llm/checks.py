@@ -1,6 +1,6 @@
 """LLM verification checks (paper 4.3): decomposition consistency and answer uniqueness.
 
-Both follow kg-qgen's :class:`~kg_qgen.verify.base.Check` protocol (``name``, ``__call__(records,
+Both follow kg-qgen's :class:`~kg_qgen.checking.Check` protocol (``name``, ``__call__(records,
 graph) -> list[Reject]``) and run after the deterministic checks.
 
 * :class:`DecompositionCheck` (``llm_decomposition``): the LLM breaks the question into single-hop
@@ -24,13 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from kg_qgen.checking import Check, Reject
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.llm.ask import ask_json
 from kg_qgen.llm.backend import LLMBackend
 from kg_qgen.llm.jsonparse import ParseError, extract_json
 from kg_qgen.llm.prompts import decomposition_prompt, uniqueness_prompt
 from kg_qgen.textnorm import contains_phrase, normalize
-from kg_qgen.verify.base import Check, Reject
 
 __all__ = [
     "DecompositionCheck",

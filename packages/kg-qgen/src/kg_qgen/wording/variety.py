@@ -33,19 +33,26 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from kg_qgen.checking import Check
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.stats import self_bleu
 from kg_qgen.textnorm import normalize
-from kg_qgen.verify.base import Check
-from kg_qgen.verify.spread import FRAME_CAP
-from kg_qgen.wording_filter import Redraw, revert_failing
 
-__all__ = ["Redraw", "VarietyConfig", "VarietyReport", "least_shared_redraw", "vary_wordings"]
+__all__ = [
+    "FRAME_CAP",
+    "Redraw",
+    "VarietyConfig",
+    "VarietyReport",
+    "revert_failing",
+    "vary_wordings",
+]
 
+# the most of a type's questions one wording frame may take (verify's spread report flags more)
+FRAME_CAP = 0.2
 MAX_N = 4
 _TOKEN = re.compile(r"['’]s\b|\w+(?:[-.’']\w+)*|[^\w\s]")
 
@@ -92,6 +99,20 @@ class VarietyReport:
 
 
 Grams = list[Counter]  # per order n - 1, the n-grams of one wording with their counts
+# (record, attempt) -> the record with the wording of draw ``attempt`` (same content, same id)
+Redraw = Callable[[dict, int], dict]
+
+
+def revert_failing(
+    current: list[dict], new: list[dict], graph: KnowledgeGraph, checks: Sequence[Check]
+) -> tuple[list[dict], int]:
+    """``new`` with every question that fails a check replaced by its ``current`` wording."""
+    failed: set[int] = set()
+    alive = new
+    for check in checks:
+        failed |= {id(rj.record) for rj in check(alive, graph)}
+        alive = [r for r in alive if id(r) not in failed]
+    return [old if id(r) in failed else r for old, r in zip(current, new, strict=True)], len(failed)
 
 
 def _grams(text: str) -> Grams:
@@ -195,28 +216,6 @@ def _frame_caps(per: list[list[dict]]) -> dict[str, int]:
     """Per type: the most records one frame may take (``FRAME_CAP`` of the type, at least 1)."""
     n = Counter(str(cands[0].get("type")) for cands in per)
     return {t: max(1, int(FRAME_CAP * k)) for t, k in n.items()}
-
-
-def least_shared_redraw(redraw: Redraw, records: Sequence[dict], draws: int) -> Redraw:
-    """``redraw`` made to keep the set varied: draw ``attempt`` of a record is the one, among
-    ``draws`` draws of its own (``attempt * draws`` to ``attempt * draws + draws - 1``), that
-    shares the fewest n-grams with ``records`` (the record's current wording left out). The MT
-    filter (:mod:`kg_qgen.wording_filter`) redraws with it, so that the questions it rewords do
-    not fall back to the first draws' repeated wordings. Checks are the caller's."""
-    pool = _Pool()
-    for r in records:
-        pool.add(_grams(str(r["question"])), 1)
-
-    def least_shared(record: dict, attempt: int) -> dict:
-        candidates = [redraw(record, attempt * draws + k) for k in range(draws)]
-        own = _grams(str(record["question"]))
-        pool.add(own, -1)
-        try:
-            return min(candidates, key=lambda c: pool.cost(_grams(str(c["question"]))))
-        finally:
-            pool.add(own, 1)
-
-    return least_shared
 
 
 def _bleu(records: Sequence[dict], seed: int) -> float | None:
