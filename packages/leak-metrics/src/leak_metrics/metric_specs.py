@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from leak_metrics import chance, controls, metrics
 from leak_metrics.datatypes import MetricValue
 from leak_metrics.plugins import Registry
 
@@ -69,115 +70,112 @@ def _check_plugin(name: str, obj: Any) -> None:
         raise TypeError(f"entry point {name!r} in {ENTRY_POINT_GROUP!r} is not a MetricSpec")
 
 
-def _builtin() -> dict[str, MetricSpec]:
-    from leak_metrics import chance, controls, metrics
-
-    specs = [
-        MetricSpec(
-            "base_accuracy",
-            "Acc(θp)",
-            "accuracy of the model before unlearning on the scored questions",
-            "paper §5.4",
-            True,
-            "percent",
-            "type",
-            ("correct",),
-            metrics.accuracy,
-        ),
-        MetricSpec(
-            "forget_quality",
-            "FQ",
-            "1 - Acc(θu, Q) / Acc(θp, Q) on the same questions",
-            "paper §5.4",
-            True,
-            "percent",
-            "type",
-            ("base_correct", "unlearned_correct"),
-            metrics.forget_quality,
-        ),
-        MetricSpec(
-            "chance_corrected_forget_quality",
-            "FQ (chance-corrected)",
-            "1 - (Acc(θu) - chance) / (Acc(θp) - chance): FQ measured above guessing",
-            "leakres",
-            True,
-            "percent",
-            "type",
-            ("base_correct", "unlearned_correct", "chance"),
-            chance.chance_corrected_forget_quality,
-        ),
-        MetricSpec(
-            "knowledge_free_forget_quality",
-            "FQ of a guesser",
-            "the FQ an answerer that knows nothing gets on the same items: 1 - mean(chance) / Acc(θp)",
-            "leakres",
-            True,
-            "percent",
-            "type",
-            ("base_correct", "chances"),
-            controls.knowledge_free_forget_quality,
-        ),
-        MetricSpec(
-            "retain_accuracy",
-            "retain",
-            "accuracy on the retain questions after unlearning",
-            "paper §5.4",
-            True,
-            "percent",
-            "method",
-            ("correct",),
-            metrics.retain_accuracy,
-        ),
-        MetricSpec(
-            "recovery_rate",
-            "RR",
-            "share of S_suc (base right, unlearned wrong) an attack makes right again",
-            "paper §5.4",
-            False,
-            "percent",
-            "attack",
-            ("recovered",),
-            metrics.recovery_rate,
-        ),
-        MetricSpec(
-            "false_recovery_rate",
-            "false RR",
-            "share of the items the base model never answered right that the attack answers right",
-            "leakres",
-            False,
-            "percent",
-            "attack",
-            ("base_correct", "attack_correct"),
-            controls.false_recovery_rate,
-        ),
-        MetricSpec(
-            "robustness",
-            "robustness",
-            "1 - max over every (attack, hop) RR cell",
-            "paper §5.4",
-            True,
-            "percent",
-            "method",
-            ("rr_cells",),
-            lambda rr_cells, **kw: metrics.robustness_by_cell(rr_cells, **kw)[0],
-        ),
-        MetricSpec(
-            "utility_ratio",
-            "BBH ratio",
-            "BBH Acc(θu) / Acc(θp) on the same examples",
-            "paper §5.4",
-            True,
-            "ratio",
-            "method",
-            ("base_correct", "unlearned_correct"),
-            metrics.utility_ratio,
-        ),
-    ]
-    return {s.name: s for s in specs}
+#: the built-in metrics, in the order writers list them
+BUILTIN_METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec(
+        "base_accuracy",
+        "Acc(θp)",
+        "accuracy of the model before unlearning on the scored questions",
+        "paper §5.4",
+        True,
+        "percent",
+        "type",
+        ("correct",),
+        metrics.accuracy,
+    ),
+    MetricSpec(
+        "forget_quality",
+        "FQ",
+        "1 - Acc(θu, Q) / Acc(θp, Q) on the same questions",
+        "paper §5.4",
+        True,
+        "percent",
+        "type",
+        ("base_correct", "unlearned_correct"),
+        metrics.forget_quality,
+    ),
+    MetricSpec(
+        "chance_corrected_forget_quality",
+        "FQ (chance-corrected)",
+        "1 - (Acc(θu) - chance) / (Acc(θp) - chance): FQ measured above guessing",
+        "leakres",
+        True,
+        "percent",
+        "type",
+        ("base_correct", "unlearned_correct", "chance"),
+        chance.chance_corrected_forget_quality,
+    ),
+    MetricSpec(
+        "knowledge_free_forget_quality",
+        "FQ of a guesser",
+        "the FQ an answerer that knows nothing gets on the same items: 1 - mean(chance) / Acc(θp)",
+        "leakres",
+        True,
+        "percent",
+        "type",
+        ("base_correct", "chances"),
+        controls.knowledge_free_forget_quality,
+    ),
+    MetricSpec(
+        "retain_accuracy",
+        "retain",
+        "accuracy on the retain questions after unlearning",
+        "paper §5.4",
+        True,
+        "percent",
+        "method",
+        ("correct",),
+        metrics.retain_accuracy,
+    ),
+    MetricSpec(
+        "recovery_rate",
+        "RR",
+        "share of S_suc (base right, unlearned wrong) an attack makes right again",
+        "paper §5.4",
+        False,
+        "percent",
+        "attack",
+        ("recovered",),
+        metrics.recovery_rate,
+    ),
+    MetricSpec(
+        "false_recovery_rate",
+        "false RR",
+        "share of the items the base model never answered right that the attack answers right",
+        "leakres",
+        False,
+        "percent",
+        "attack",
+        ("base_correct", "attack_correct"),
+        controls.false_recovery_rate,
+    ),
+    MetricSpec(
+        "robustness",
+        "robustness",
+        "1 - max over every (attack, hop) RR cell",
+        "paper §5.4",
+        True,
+        "percent",
+        "method",
+        ("rr_cells",),
+        lambda rr_cells, **kw: metrics.robustness_by_cell(rr_cells, **kw)[0],
+    ),
+    MetricSpec(
+        "utility_ratio",
+        "BBH ratio",
+        "BBH Acc(θu) / Acc(θp) on the same examples",
+        "paper §5.4",
+        True,
+        "ratio",
+        "method",
+        ("base_correct", "unlearned_correct"),
+        metrics.utility_ratio,
+    ),
+)
 
 
 METRICS: Registry[MetricSpec] = Registry(
-    "metric", ENTRY_POINT_GROUP, _builtin(), check=_check_plugin
+    "metric", ENTRY_POINT_GROUP, {s.name: s for s in BUILTIN_METRICS}, check=_check_plugin
 )
 
 

@@ -2,7 +2,8 @@
 in-context. Attacks return raw responses (:class:`AttackResult`); they never judge."""
 
 from .base import Attack, AttackConfig, AttackInputs, AttackResult
-from .budgets import BudgetAxis, LadderRun, ladder_runs, parse_budgets, responses_at
+from .budget_axis import BudgetAxis
+from .budgets import LadderRun, ladder_runs, parse_budgets, responses_at
 from .errors import (
     ConfigError,
     ForgottenFactLeakError,

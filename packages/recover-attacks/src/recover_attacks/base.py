@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
-from .budgets import BudgetAxis
+from .budget_axis import BudgetAxis
 from .errors import ConfigError, MissingInputError
 from .records import QuestionRecord, validate_questions
 

@@ -12,29 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .base import Attack, AttackConfig, AttackResult
+from .budget_axis import BudgetAxis, Rung
 from .errors import ConfigError
 
-if TYPE_CHECKING:  # base imports this module (Attack.budget): typing only, no cycle
-    from .base import Attack, AttackConfig, AttackResult
-
 __all__ = ["BudgetAxis", "LadderRun", "ladder_runs", "parse_budgets", "responses_at"]
-
-Rung = int | str
-
-
-@dataclasses.dataclass(frozen=True)
-class BudgetAxis:
-    """``field``: the config field the budget sets; ``label``: what a rung means, for tables and
-    plots; ``default_ladder``: the rungs run by ``--attack-budgets default``, in increasing effort;
-    ``prefix``: True when one run at the largest rung answers every rung (the rung is a number of
-    responses per question, and the responses of a smaller rung are the first ones)."""
-
-    field: str
-    label: str
-    default_ladder: tuple[Rung, ...]
-    prefix: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

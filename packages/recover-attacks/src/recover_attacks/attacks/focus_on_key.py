@@ -17,7 +17,7 @@ import torch
 from tqdm.auto import tqdm
 
 from ..base import Attack, AttackResult
-from ..budgets import BudgetAxis
+from ..budget_axis import BudgetAxis
 from ..engine import kv
 from ..errors import ConfigError
 from ..generation import format_prompt, generate, has_chat_template, model_device

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import Attack, AttackResult
-from ..budgets import BudgetAxis
+from ..budget_axis import BudgetAxis
 from ..errors import ConfigError
 from ..generation import format_messages, generate
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact

@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 from ..base import Attack, AttackResult
-from ..budgets import BudgetAxis
+from ..budget_axis import BudgetAxis
 from ..errors import ConfigError
 from ..generation import generate
 from ..records import QuestionRecord

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from ..base import Attack, AttackInputs, AttackResult
-from ..budgets import BudgetAxis
+from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
 from ..generation import generate, model_device
 from ..loading import load_model

@@ -20,7 +20,7 @@ from typing import Any
 import torch
 
 from ..base import Attack, AttackResult
-from ..budgets import BudgetAxis
+from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingInputError
 from ..generation import format_prompt, generate, has_chat_template, model_device
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
