@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -35,19 +36,19 @@ ONSETS = (
     "b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
     "br", "dr", "gr", "kr", "tr", "st", "sk", "th", "vr", "sh", "kh",
 )  # fmt: skip
-VOWELS = ("a", "e", "i", "o", "u", "a", "e", "o", "ae", "ei", "ou")
+VOWELS = ("a", "e", "i", "o", "u", "a", "e", "i", "o", "ae", "ou")
 CODAS = ("", "", "", "n", "r", "l", "s", "m", "th", "sk", "rn", "nd", "lv", "rk")
 
 # kind -> (syllables before the ending, endings); an ending may be "" (the root ends in a coda)
 ENDINGS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "continent": ((2,), ("ane", "ossa", "urith", "aveth", "orune")),
-    "country": ((1, 2), ("ria", "esh", "avia", "orn", "undra", "ekh", "ivar")),
-    "city": ((1, 2), ("holt", "meth", "ovin", "askar", "urel", "estrum", "ivo")),
-    "given": ((1, 2), ("a", "o", "en", "is", "el", "ira", "ander")),
-    "family": ((1, 2), ("ow", "ek", "yss", "arde", "venn", "oth", "ismar")),
+    "country": ((1, 1, 2), ("ria", "esh", "avia", "orn", "undra", "ekh", "ivar")),
+    "city": ((1, 1, 2), ("holt", "meth", "ovin", "askar", "urel", "estrum", "ivo")),
+    "given": ((1, 1, 2), ("a", "o", "en", "is", "el", "ira", "ander")),
+    "family": ((1, 1, 2), ("ow", "ek", "yss", "arde", "venn", "oth", "ismar")),
     "currency": ((1,), ("el", "ask", "orn", "ith", "une")),
     "sport": ((1,), ("lingo", "vass", "orrow", "ketting", "abry")),
-    "word": ((1, 2), ("", "", "ar", "en", "is", "oth")),
+    "word": ((1, 1, 2), ("", "", "ar", "en", "is", "oth")),
 }
 
 # Real currency units and sports (our list; the shipped files name neither): a generated
@@ -66,6 +67,8 @@ _REAL = """
 """
 REAL_WORDS = frozenset(_REAL.split())
 
+_PLACES = frozenset({"continent", "country", "city"})  # roots of five letters or more
+_VOWEL_GROUP = re.compile(r"[aeiouy]+")  # every root has two syllables or more
 _MIN_PLACE = 4  # a root never contains a real place name of this many letters or more
 
 
@@ -122,6 +125,7 @@ class NameMaker:
         self.rng = rng
         self.roots: list[str] = []
         self._taken: set[str] = set()
+        self._one_off: set[str] = set()
         self._words, self._places = real_lexicon()
 
     def _draw(self, kind: str) -> str:
@@ -136,20 +140,32 @@ class NameMaker:
             text = text[:-1]  # "Vela" + "ria" fine, "Velo" + "avia" -> "Velavia"
         return text + ending
 
-    def _fits(self, root: str) -> bool:
-        if not 4 <= len(root) <= 11 or root in self._taken or root in self._words:
+    def _fits(self, kind: str, root: str) -> bool:
+        shortest = 5 if kind in _PLACES else 4
+        if not shortest <= len(root) <= 10 or root in self._taken or root in self._words:
             return False
         if any(p in root for p in self._places):
             return False
+        if sum(1 for _ in _VOWEL_GROUP.finditer(root)) < 2 or self._near(root):
+            return False
         return not any(root in r or r in root for r in self.roots)
+
+    @staticmethod
+    def _keys(root: str) -> list[str]:
+        return [f"{root[:i]}*{root[i + 1 :]}" for i in range(len(root))]
+
+    def _near(self, root: str) -> bool:
+        """One letter away from a root already handed out ("Lavia" after "Bavia")."""
+        return any(k in self._one_off for k in self._keys(root))
 
     def make(self, kind: str) -> str:
         """A new root of ``kind`` (lower case; callers capitalise names)."""
         for _ in range(self.MAX_TRIES):
             root = self._draw(kind)
-            if self._fits(root):
+            if self._fits(kind, root):
                 self.roots.append(root)
                 self._taken.add(root)
+                self._one_off.update(self._keys(root))
                 return root
         raise KgQgenInputError(
             f"no new {kind} name after {self.MAX_TRIES} draws: the fictional KB is too large "
