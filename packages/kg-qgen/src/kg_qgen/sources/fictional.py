@@ -64,6 +64,8 @@ WORK_NOUNS = ("Ledger", "Sonata", "Almanac", "Tapestry", "Elegy", "Lantern", "Co
 TEAM_SUFFIXES = ("Rangers", "Wanderers", "Athletic", "Harriers")
 INDUSTRIES = ("Foundry", "Textiles", "Shipping", "Glassworks", "Mills", "Press")
 LONG_FORMS = ("Republic of", "Kingdom of", "Commonwealth of")
+MAX_ENTITIES = 5000
+WHERE = "fictional source"  # errors name it (the CLI's --input spec or the keyword arguments)
 
 
 @dataclass(frozen=True)
@@ -98,25 +100,40 @@ class FictionalSize:
             v = getattr(self, f.name)
             if isinstance(v, float):
                 if not 0.0 <= v <= 1.0:
-                    raise KgQgenInputError(f"must be in [0, 1], got {v}", field=f.name)
+                    raise KgQgenInputError(f"must be in [0, 1], got {v}", path=WHERE, field=f.name)
             elif not isinstance(v, int) or isinstance(v, bool) or v < mins.get(f.name, 0):
                 raise KgQgenInputError(
-                    f"must be an integer >= {mins.get(f.name, 0)}, got {v!r}", field=f.name
+                    f"must be an integer >= {mins.get(f.name, 0)}, got {v!r}",
+                    path=WHERE,
+                    field=f.name,
                 )
         countries = self.continents * self.countries_per_continent
         if self.athletes + self.authors + self.companies > self.persons:
             raise KgQgenInputError(
-                "athletes + authors + companies (one founder each) exceed persons", field="persons"
+                "athletes + authors + companies (one founder each) exceed persons",
+                path=WHERE,
+                field="persons",
             )
         if self.sports > countries:
-            raise KgQgenInputError("more sports than countries to come from", field="sports")
-        if self.works < self.authors:
-            raise KgQgenInputError("fewer works than authors", field="works")
-        if (self.athletes or self.teams) and not self.sports:
-            raise KgQgenInputError("athletes and teams need sports", field="sports")
+            raise KgQgenInputError(
+                "more sports than countries to come from", path=WHERE, field="sports"
+            )
+        if self.works < self.authors or (self.works and not self.authors):
+            raise KgQgenInputError(
+                "every author writes a work and every work has an author", path=WHERE, field="works"
+            )
+        total = self.continents + countries * (2 + self.cities_per_country) + self.persons
+        total += self.sports + self.teams + self.companies + self.works
+        if total > MAX_ENTITIES:
+            raise KgQgenInputError(
+                f"about {total} entities, more than {MAX_ENTITIES} (names are checked against "
+                "each other, so the cost grows with the square of the size)",
+                path=WHERE,
+                field="size",
+            )
         if 2 * self.currency_unions > countries:
             raise KgQgenInputError(
-                "more currency unions than pairs of countries", field="currency_unions"
+                "more currency unions than pairs of countries", path=WHERE, field="currency_unions"
             )
 
 
@@ -148,12 +165,15 @@ def _size(size: str | FictionalSize, overrides: dict[str, Any]) -> FictionalSize
     elif isinstance(size, str) and size in SIZES:
         base = SIZES[size]
     else:
-        raise KgQgenInputError(f"unknown size {size!r}; known: {', '.join(SIZES)}", field="size")
+        raise KgQgenInputError(
+            f"unknown size {size!r}; known: {', '.join(SIZES)}", path=WHERE, field="size"
+        )
     known = {f.name for f in fields(FictionalSize)}
     unknown = sorted(set(overrides) - known)
     if unknown:
         raise KgQgenInputError(
             f"unknown parameter {unknown[0]!r}; known: seed, size, {', '.join(sorted(known))}",
+            path=WHERE,
             field=unknown[0],
         )
     out = replace(base, **overrides)
@@ -314,7 +334,7 @@ def fictional_kb(seed: int = 0, size: str | FictionalSize = "default", **overrid
     """The fictional KB as the built-in KB's JSON dict (module docs); deterministic in
     (seed, size, overrides)."""
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise KgQgenInputError(f"must be an integer, got {seed!r}", field="seed")
+        raise KgQgenInputError(f"must be an integer, got {seed!r}", path=WHERE, field="seed")
     sz = _size(size, overrides)
     b = _Builder(seed, sz)
     countries, cities = _geography(b)
@@ -342,7 +362,7 @@ def parse_spec(spec: str) -> dict[str, Any]:
         try:
             out[key] = float(value) if "." in value else int(value)
         except ValueError as err:
-            raise KgQgenInputError(f"{value!r} is not a number", field=key) from err
+            raise KgQgenInputError(f"{value!r} is not a number", path=WHERE, field=key) from err
     return out
 
 
