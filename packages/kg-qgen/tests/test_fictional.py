@@ -67,7 +67,8 @@ def test_relations_are_the_builtin_kbs_ids_and_labels():
 
 
 @pytest.mark.parametrize(
-    ("size", "seed"), [("default", 0), ("default", 1), *(("small", s) for s in range(5))]
+    ("size", "seed"),
+    [("default", 0), ("default", 1), ("medium", 0), *(("small", s) for s in range(5))],
 )
 def test_no_real_name_and_no_name_inside_another(size, seed):
     kb = fictional_kb(seed, size)
@@ -212,6 +213,6 @@ def test_cli_builds_without_input_and_refuses_a_bad_spec(tmp_path, capsys):
     assert exit_info.value.code == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert err == [
-        "kg-qgen: error: fictional source, field 'size': unknown size 'tiny'; known: default, small"
+        "kg-qgen: error: fictional source, field 'size': unknown size 'tiny'; known: default, small, medium"
     ]
     assert not (tmp_path / "x").exists()

@@ -156,6 +156,22 @@ SIZES: dict[str, FictionalSize] = {
         died_share=0.25,
         abroad_share=0.8,
     ),
+    # about 185 facts, >= 90 of every type: for a teaching budget that allows more facts
+    "medium": FictionalSize(
+        continents=3,
+        countries_per_continent=4,
+        cities_per_country=2,
+        persons=40,
+        athletes=8,
+        authors=5,
+        works=12,
+        companies=3,
+        teams=3,
+        sports=4,
+        currency_unions=2,
+        died_share=0.25,
+        abroad_share=0.8,
+    ),
 }
 
 

@@ -138,6 +138,8 @@ class NameMaker:
         ending = self.rng.choice(endings)
         if ending and text[-1] in "aeiou" and ending[0] in "aeiou":
             text = text[:-1]  # "Vela" + "ria" fine, "Velo" + "avia" -> "Velavia"
+        elif ending and text[-1] == ending[0]:
+            text = text[:-1]  # "galv" + "vass" -> "galvass"
         return text + ending
 
     def _fits(self, kind: str, root: str) -> bool:
