@@ -184,7 +184,11 @@ def test_bad_parameters_name_their_field(kwargs, field):
 
 
 def test_spec_strings():
-    assert parse_spec("small,seed=2") == {"size": "small", "seed": 2}
+    assert (
+        parse_spec("small,seed=2")
+        == parse_spec("size=small,seed=2")
+        == {"size": "small", "seed": 2}
+    )
     assert parse_spec(" seed=1 , persons=80, died_share=0.5") == {
         "seed": 1,
         "persons": 80,

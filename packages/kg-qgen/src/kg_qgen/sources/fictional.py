@@ -366,7 +366,7 @@ def fictional_kb(seed: int = 0, size: str | FictionalSize = "default", **overrid
 
 def parse_spec(spec: str) -> dict[str, Any]:
     """``--input`` for this source: a size name and/or ``key=value`` pairs, comma-separated
-    ("small", "small,seed=2", "seed=1,persons=80"); returns keyword arguments."""
+    ("small", "size=small,seed=2", "seed=1,persons=80"); returns keyword arguments."""
     out: dict[str, Any] = {}
     for part in (p.strip() for p in str(spec).split(",")):
         if not part:
@@ -375,6 +375,9 @@ def parse_spec(spec: str) -> dict[str, Any]:
             out["size"] = part
             continue
         key, _, value = (x.strip() for x in part.partition("="))
+        if key == "size":
+            out[key] = value
+            continue
         try:
             out[key] = float(value) if "." in value else int(value)
         except ValueError as err:
