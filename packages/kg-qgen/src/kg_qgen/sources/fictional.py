@@ -207,20 +207,24 @@ class _Builder:
         self.entities: dict[str, dict[str, Any]] = {}
         self.triples: list[list[str]] = []
         self.used: dict[str, int] = {}  # city id -> how many facts point at it (spread)
+        self._count: dict[str, int] = {}  # kind -> entities made so far (ids "person_007")
 
     def add(self, kind: str, label: str, aliases: list[str] | None = None) -> str:
-        eid = f"{kind}_{sum(1 for e in self.entities if e.startswith(kind + '_')) + 1:03d}"
+        self._count[kind] = self._count.get(kind, 0) + 1
+        eid = f"{kind}_{self._count[kind]:03d}"
         self.entities[eid] = {"label": label, "aliases": list(aliases or [])}
         return eid
 
     def fact(self, s: str, r: str, o: str) -> None:
         self.triples.append([s, r, o])
 
-    def least_used(self, candidates: list[str]) -> str:
-        """The candidate with the fewest uses (ties: a seeded draw), then counted."""
-        low = min(self.used.get(c, 0) for c in candidates)
-        pick = self.rng.choice([c for c in candidates if self.used.get(c, 0) == low])
-        self.used[pick] = self.used.get(pick, 0) + 1
+    def least_used(self, candidates: list[str], used: dict[str, int] | None = None) -> str:
+        """The candidate with the fewest uses in ``used`` (default: :attr:`used`; ties: a
+        seeded draw), then counted there."""
+        used = self.used if used is None else used
+        low = min(used.get(c, 0) for c in candidates)
+        pick = self.rng.choice([c for c in candidates if used.get(c, 0) == low])
+        used[pick] = used.get(pick, 0) + 1
         return pick
 
     def maybe(self, share: float) -> bool:
@@ -299,9 +303,7 @@ def _persons(b: _Builder, countries: list[str], cities: dict[str, list[str]]) ->
         b.fact(p, "P27", home)
         abroad = [c for c in every_city if c not in cities[home]]
         pool = abroad if b.maybe(s.abroad_share) else cities[home]
-        b.used, saved = births, b.used
-        b.fact(p, "P19", b.least_used(pool))
-        b.used = saved
+        b.fact(p, "P19", b.least_used(pool, births))
         if b.maybe(s.died_share):
             b.fact(p, "P20", b.least_used(every_city))
         persons.append(p)
