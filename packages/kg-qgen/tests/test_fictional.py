@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 import kg_qgen
 import pytest
@@ -25,6 +29,7 @@ from kg_qgen.sources.fictional import (
 from kg_qgen.sources.fictional_names import real_lexicon
 from kg_qgen.textnorm import contains_phrase, normalize
 
+SRC = os.pathsep.join([str(Path(kg_qgen.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])
 TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 # the fixed English words of multi-word names (never the part that identifies an entity)
 FIXED = {
@@ -55,6 +60,21 @@ def test_same_seed_same_bytes_other_seed_other_kb():
         return sorted((f.subject, f.relation, f.object) for f in g.facts())
 
     assert facts(g1) == facts(g2)
+
+
+def test_same_bytes_under_any_hash_seed():
+    """No set or dict order leaks into the KB: two interpreters with other hash seeds agree."""
+    code = (
+        "import json, sys; from kg_qgen.sources.fictional import fictional_kb; "
+        "sys.stdout.write(json.dumps(fictional_kb(5, 'small'), sort_keys=True))"
+    )
+    outs = set()
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": SRC}
+        got = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert got.returncode == 0, got.stderr
+        outs.add(got.stdout)
+    assert outs == {json.dumps(fictional_kb(5, "small"), sort_keys=True)}
 
 
 def test_relations_are_the_builtin_kbs_ids_and_labels():
