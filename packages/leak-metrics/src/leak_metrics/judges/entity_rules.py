@@ -238,7 +238,15 @@ def gold_mentions(
                 # after the gold (an office of it does not: "U.S. President", nor a stutter
                 # of its own words: "the United States of America of America").
                 stutter = after[:1] == ["of"] and all(w in needle for w in after[1:])
-                if after and after[0] not in TITLES and not stutter:
+                # "the United Kingdom of Great Britain and Ireland": another gold form after
+                # "of" makes the run the gold's own longer style
+                # (a run that is itself a gold form is matched whole: "United States of America")
+                own = (
+                    after[:1] == ["of"]
+                    and any(after[1 : 1 + len(f)] == f for f in forms)
+                    and span.words[run[0] : run[1]] not in forms
+                )
+                if after and after[0] not in TITLES and not (stutter or own):
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
                 if not describes_ahead(span, hi, heads, indefinite(span, lo)):

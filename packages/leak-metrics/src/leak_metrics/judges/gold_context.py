@@ -25,6 +25,7 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
@@ -117,6 +118,8 @@ def context_rule(
     candidates = [
         o for o in others if o not in partners and not in_other_role(span, o[0], item.question)
     ]
+    # an owner ("The UK's currency is ...") says whose value is given, not another value
+    candidates = [o for o in candidates if not possessive_owner(span, o[1])]
     first_other = first_other_name(span, candidates, hits)
     citizenship = None
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
@@ -132,6 +135,7 @@ def context_rule(
     for rule, found in (
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
+        ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
         (
