@@ -205,8 +205,10 @@ class _Response:
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
 #: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins);
 #: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
-#: words, the stop rule past lead-in sentences).
-RULES_VERSION = 4
+#: words, the stop rule past lead-in sentences); 5 = issue 35, round five (possessive owners, the
+#: gold's own "<gold> of <gold form>" style, an apposition only with an article or a renaming,
+#: another yes/no value only in a statement opening with the claim's subject).
+RULES_VERSION = 5
 
 
 @dataclass(frozen=True)

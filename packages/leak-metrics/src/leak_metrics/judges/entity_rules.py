@@ -117,6 +117,7 @@ CONTAINER_WORDS = frozenset(
 )  # fmt: skip
 CONTAINER_REACH = 6
 APPOSITION_REACH = 4
+RENAMING = frozenset({"officially", "also", "known", "called", "named", "abbreviated", "formerly"})
 # Lowercase words that may follow a name without making it a modifier of a noun.
 FUNCTION_WORDS = frozenset(
     {
@@ -379,7 +380,13 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
             for k, w in enumerate(between)
         ):
             return True
-        apposition = hi < len(span.words) and "," in span.gap(hi)
+        # an apposition opens with an article or renames ("Dante Alighieri, a 13th-century
+        # Italian poet", "S Korea, officially known as the Republic of Korea"; not "Germany,
+        # next to France")
+        apposition = hi < len(span.words) and (
+            bool(re.match(r",\s*(?:a|an|the)\s", span.gap(hi)))
+            or ("," in span.gap(hi) and between[:1] and between[0] in RENAMING)
+        )
         return (
             apposition
             and len(between) <= APPOSITION_REACH
