@@ -201,11 +201,15 @@ def test_the_rules_changed_verdicts_and_their_version() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_the_stop_rule_keeps_the_judged_span(case: tuple[Any, ...]) -> None:
-    """The committed span of each case is a prefix of the text at which ``answer_stop`` says
-    stop, so a decoder stopped there is judged on the same words."""
-    response = case[5]
-    span = committed_answer(response)
-    stop = next((k for k in range(1, len(response) + 1) if answer_stop(response[:k])), None)
-    if stop is not None:
-        assert response[:stop].startswith(span.rstrip()) or span.startswith(response[:stop])
+def test_a_decoder_stopped_by_the_stop_rule_gets_the_same_verdict(case: tuple[Any, ...]) -> None:
+    """The round-five rules read only the committed span: text after it changes nothing, and a
+    decoder stopped where ``answer_stop`` says is judged as the whole response."""
+    _, question, answer, aliases, options, response, _old, new = case
+    full = response.rstrip() + (" " if response.rstrip().endswith(".") else ". ") + "Lyon is big."
+    stop = answer_stop(full)
+    assert stop is not None
+    assert full[:stop].strip() == committed_answer(full)
+    judge = get_judge("alias")
+    for text in (full, full[:stop]):
+        verdict = judge.judge_one(JudgeItem("t", question, answer, tuple(aliases), options, text))
+        assert verdict.correct is new, (text, verdict.reason)
