@@ -99,6 +99,28 @@ def mention_hits(
     return gold_hits, wrong_hits, mixed
 
 
+def _candidates(
+    item: JudgeItem,
+    span: Span,
+    others: list[tuple[int, int]],
+    hits: list[tuple[int, int]],
+    several: bool,
+) -> list[tuple[int, int]]:
+    """The other names that may be another answer committed to first (rule 6)."""
+    # for a relation with several values, the other items of the gold's list are answers too
+    partners = list_partners(span, others, hits) if several else set()
+    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
+    # is not an answer either; nor is an owner ("The UK's currency is ..."): it says whose
+    # value is given, not another value
+    return [
+        o
+        for o in others
+        if o not in partners
+        and not in_other_role(span, o[0], item.question)
+        and not possessive_owner(span, o[1])
+    ]
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -111,16 +133,7 @@ def context_rule(
     that break it, or None."""
     others = other_names(span, question_words, hits, all_adjective_words())
     several = multi_valued(question_words)
-    # for a relation with several values, the other items of the gold's list are answers too
-    partners = list_partners(span, others, hits) if several else set()
-    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
-    # is not an answer either
-    candidates = [
-        o for o in others if o not in partners and not in_other_role(span, o[0], item.question)
-    ]
-    # an owner ("The UK's currency is ...") says whose value is given, not another value
-    candidates = [o for o in candidates if not possessive_owner(span, o[1])]
-    first_other = first_other_name(span, candidates, hits)
+    first_other = first_other_name(span, _candidates(item, span, others, hits, several), hits)
     citizenship = None
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (
