@@ -500,8 +500,8 @@ def test_yes_no_rules_round_four(case: tuple[str, str, str, str, bool, bool]) ->
 def test_the_rules_changed_verdicts_and_their_version() -> None:
     changed = [c for c in CASES if c[6] != c[7]] + [c for c in YES_NO if c[4] != c[5]]
     assert len(changed) >= 20
-    assert RULES_VERSION == 4
-    assert get_judge("alias").describe()["rules_version"] == 4
+    assert RULES_VERSION >= 4  # round five bumped it again (test_judge_round5.py)
+    assert get_judge("alias").describe()["rules_version"] == RULES_VERSION
 
 
 def test_the_stop_rule_runs_past_non_answer_opening_sentences() -> None:

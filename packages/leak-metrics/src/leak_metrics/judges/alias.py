@@ -65,9 +65,14 @@ the verdict:
    mention -> incorrect ("The United Kingdom is a sovereign country located in ... Australia").
    A place that leads to the gold through container words ("Salzburg, a city in Austria", "the
    Balkan region of Europe", "the United Kingdom, specifically ... London", "the Iberian
-   Peninsula of Europe") or a short verbless apposition ("Dante Alighieri, a 13th-century Italian
-   poet") is not another answer; nor is an opening name renamed as the question's subject
-   ("Shaolin Chubu, also known as Shanghai and Beijing, are ...").
+   Peninsula of Europe") or a short verbless apposition opening with an article or a renaming
+   ("Dante Alighieri, a 13th-century Italian poet", "S Korea, officially known as the Republic
+   of Korea"; not "Germany, next to France") is not another answer; nor is an opening name
+   renamed as the question's subject ("Shaolin Chubu, also known as Shanghai and Beijing, are
+   ..."), nor a possessive owner of a lowercase noun ("The UK's currency is ...",
+   :mod:`owner_rules`).
+6a. Owner: every gold mention owns another capitalised name ("the United States of America's
+    National Basketball Association") -> incorrect (:mod:`owner_rules`).
 6b. Denial: the answer denies that the asked value exists before naming the gold ("do not
     have a single citizenship country in common"), or says two subjects' values differ ("their
     occupations are distinct", "different countries"; not "different cultures", another thing)
@@ -205,8 +210,10 @@ class _Response:
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
 #: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins);
 #: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
-#: words, the stop rule past lead-in sentences).
-RULES_VERSION = 4
+#: words, the stop rule past lead-in sentences); 5 = issue 35, round five (possessive owners, the
+#: gold's own "<gold> of <gold form>" style, an apposition only with an article or a renaming,
+#: another yes/no value only in a statement opening with the claim's subject).
+RULES_VERSION = 5
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,7 @@ CONTAINER_WORDS = frozenset(
 )  # fmt: skip
 CONTAINER_REACH = 6
 APPOSITION_REACH = 4
+RENAMING = frozenset({"officially", "also", "known", "called", "named", "abbreviated", "formerly"})
 # Lowercase words that may follow a name without making it a modifier of a noun.
 FUNCTION_WORDS = frozenset(
     {
@@ -238,7 +239,15 @@ def gold_mentions(
                 # after the gold (an office of it does not: "U.S. President", nor a stutter
                 # of its own words: "the United States of America of America").
                 stutter = after[:1] == ["of"] and all(w in needle for w in after[1:])
-                if after and after[0] not in TITLES and not stutter:
+                # "the United Kingdom of Great Britain and Ireland": another gold form after
+                # "of" makes the run the gold's own longer style
+                # (a run that is itself a gold form is matched whole: "United States of America")
+                own = (
+                    after[:1] == ["of"]
+                    and any(after[1 : 1 + len(f)] == f for f in forms)
+                    and span.words[run[0] : run[1]] not in forms
+                )
+                if after and after[0] not in TITLES and not (stutter or own):
                     continue
             if is_adjective and hi < len(span.words) and span.tight(hi):
                 if not describes_ahead(span, hi, heads, indefinite(span, lo)):
@@ -371,7 +380,13 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
             for k, w in enumerate(between)
         ):
             return True
-        apposition = hi < len(span.words) and "," in span.gap(hi)
+        # an apposition opens with an article or renames ("Dante Alighieri, a 13th-century
+        # Italian poet", "S Korea, officially known as the Republic of Korea"; not "Germany,
+        # next to France")
+        apposition = hi < len(span.words) and (
+            bool(re.match(r",\s*(?:a|an|the)\s", span.gap(hi)))
+            or ("," in span.gap(hi) and between[:1] and between[0] in RENAMING)
+        )
         return (
             apposition
             and len(between) <= APPOSITION_REACH

@@ -25,6 +25,7 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
@@ -98,6 +99,28 @@ def mention_hits(
     return gold_hits, wrong_hits, mixed
 
 
+def _candidates(
+    item: JudgeItem,
+    span: Span,
+    others: list[tuple[int, int]],
+    hits: list[tuple[int, int]],
+    several: bool,
+) -> list[tuple[int, int]]:
+    """The other names that may be another answer committed to first (rule 6)."""
+    # for a relation with several values, the other items of the gold's list are answers too
+    partners = list_partners(span, others, hits) if several else set()
+    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
+    # is not an answer either; nor is an owner ("The UK's currency is ..."): it says whose
+    # value is given, not another value
+    return [
+        o
+        for o in others
+        if o not in partners
+        and not in_other_role(span, o[0], item.question)
+        and not possessive_owner(span, o[1])
+    ]
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -110,14 +133,7 @@ def context_rule(
     that break it, or None."""
     others = other_names(span, question_words, hits, all_adjective_words())
     several = multi_valued(question_words)
-    # for a relation with several values, the other items of the gold's list are answers too
-    partners = list_partners(span, others, hits) if several else set()
-    # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
-    # is not an answer either
-    candidates = [
-        o for o in others if o not in partners and not in_other_role(span, o[0], item.question)
-    ]
-    first_other = first_other_name(span, candidates, hits)
+    first_other = first_other_name(span, _candidates(item, span, others, hits, several), hits)
     citizenship = None
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (
@@ -132,6 +148,7 @@ def context_rule(
     for rule, found in (
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
+        ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
         (

@@ -251,7 +251,9 @@ def decide(
         stated = _stated_claim(uwords, adjectives, claim, asked, adjective=True)
     if stated is not None:
         return stated
-    other = _other_value(uwords, forms, claim)
+    # another value counts only in a statement that opens with the claim's subject ("Sydney is
+    # a city in Australia"), not in a side clause ("While ... have their roots in Japan")
+    other = _other_value(uwords, forms, claim) if _opens_with_subject(uwords, claim) else None
     if other is not None:
         holds = claim.negated  # another value: "X is <obj>" fails, "X is not <obj>" holds
         decision = "yes" if holds == claim.asks_true else "no"
@@ -370,6 +372,14 @@ def _predicative_truth(uwords: list[str], k: int) -> bool:
         return False
     before = [w for w in uwords[max(0, k - 3) : k] if w not in _TRUTH_ADVERBS]
     return k == 0 or (bool(before) and before[-1] in copulas)
+
+
+_NOT_SUBJECT_WORDS = frozenset({"it", "so", "that", "s", "of", "is", "this", "true", "case"})
+
+
+def _opens_with_subject(uwords: list[str], claim: AskedClaim) -> bool:
+    """The answer's first word is a content word of the asked claim's subject."""
+    return bool(uwords) and uwords[0] in set(claim.subject) - _NOT_SUBJECT_WORDS
 
 
 def _other_value(uwords: list[str], forms: list[list[str]], claim: AskedClaim) -> str | None:
