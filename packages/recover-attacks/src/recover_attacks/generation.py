@@ -19,6 +19,7 @@ from .engine.prompts import (
     format_prompt,
     has_chat_template,
     prompt_has_special_tokens,
+    question_prompt,
 )
 from .engine.stops import current_answer_end
 
@@ -30,6 +31,7 @@ __all__ = [
     "has_chat_template",
     "model_device",
     "prompt_has_special_tokens",
+    "question_prompt",
 ]
 
 

@@ -23,7 +23,7 @@ from torch import nn
 
 from ..base import Attack, AttackInputs, AttackResult
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
-from ..generation import generate, model_device
+from ..generation import generate, model_device, question_prompt
 from ..loading import load_model
 from ..records import QuestionRecord
 from .common import DecodeConfig
@@ -347,7 +347,7 @@ class QuantizationAttack(Attack[QuantizationConfig]):
                 responses = generate(
                     qmodel,
                     tokenizer,
-                    [q["question"] for q in questions],
+                    [question_prompt(q) for q in questions],
                     max_new_tokens=c.max_new_tokens,
                     batch_size=c.batch_size,
                     seed=c.seed,

@@ -15,6 +15,7 @@ __all__ = [
     "format_prompt",
     "has_chat_template",
     "prompt_has_special_tokens",
+    "question_prompt",
 ]
 
 FALLBACK_TEMPLATE = "Question: {q}\nAnswer:"
@@ -52,11 +53,23 @@ def prompt_has_special_tokens(tokenizer: Any) -> bool:
     return not has_chat_template(tokenizer)
 
 
+def question_prompt(record: Mapping[str, Any], question: str | None = None) -> str:
+    """What a question record asks a model (ARCHITECTURE.md section 1): its ``question`` (or
+    ``question``, a rewrite of it such as FocusOnKey's), then, when the record carries a non-empty
+    ``instruction`` (the answer-form instruction kg-qgen writes, e.g. "Answer in a few words."),
+    one space and that instruction. kg-qgen's ``render_prompt`` is the same rule."""
+    text = record["question"] if question is None else question
+    instruction = record.get("instruction")
+    if isinstance(instruction, str) and instruction.strip():
+        return f"{text.rstrip()} {instruction.strip()}"
+    return text
+
+
 def as_question(item: Any, index: int) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, Mapping) and isinstance(item.get("question"), str):
-        return item["question"]
+        return question_prompt(item)
     raise TypeError(
         f"generate: item #{index} must be a question string or a record with a 'question' "
         f"string, got {type(item).__name__}"
