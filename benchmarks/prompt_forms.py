@@ -155,6 +155,8 @@ def run_candidates(args: argparse.Namespace, model: Any, tokenizer: Any) -> None
 
     sets = questions_by_type(args.n, args.seed, args.skip)
     for kind, wordings in CANDIDATES.items():
+        if args.kinds and kind not in args.kinds.split(","):
+            continue
         types = [t for t in sets if get_question_type(t).answer_kind == kind]
         for wording in wordings:
             hits, total, per = 0, 0, []
@@ -216,6 +218,7 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=40, help="--candidates: questions to skip per type")
     ap.add_argument("--max-new-tokens", type=int, default=24)
     ap.add_argument("--candidates", action="store_true")
+    ap.add_argument("--kinds", default="", help="--candidates: answer kinds to compare (open,options)")
     ap.add_argument("--dump", type=Path)
     ap.add_argument("--load", type=Path, help="read the responses of an earlier --dump")
     ap.add_argument("--sample", type=int, default=0)
