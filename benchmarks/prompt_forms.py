@@ -112,7 +112,7 @@ def run_forms(args: argparse.Namespace, model: Any, tokenizer: Any) -> list[dict
 
     sets = questions_by_type(args.n, args.seed, 0)
     rows = []
-    for form in ("bare", "answer-form"):
+    for form in args.forms.split(","):
         for t, qs in sets.items():
             prompts = [kg_qgen.render_prompt(q, form) for q in qs]
             started = time.perf_counter()
@@ -134,19 +134,18 @@ def table(rows: list[dict[str, Any]]) -> None:
     by: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         by.setdefault((r["type"], r["form"]), []).append(r)
-    print(
-        "| type | n | bare acc | answer-form acc | bare: no candidate | answer-form: no candidate |"
-    )
-    print("|---|---|---|---|---|---|")
+    forms = list(dict.fromkeys(r["form"] for r in rows))
+    head = [f"{f} accuracy" for f in forms] + [f"{f}: no candidate" for f in forms]
+    print("| type | n | " + " | ".join(head) + " |")
+    print("|---" * (2 + len(head)) + "|")
     for t in dict.fromkeys(r["type"] for r in rows):
-        cells = []
-        for form in ("bare", "answer-form"):
+        accs, nones = [], []
+        for form in forms:
             rs = by[(t, form)]
-            acc = sum(r["correct"] is True for r in rs) / len(rs)
-            none = sum(not names_a_candidate(r, r["committed"], names) for r in rs)
-            cells.append((len(rs), acc, none))
-        (n, a0, z0), (_, a1, z1) = cells
-        print(f"| {t} | {n} | {100 * a0:.0f}% | {100 * a1:.0f}% | {z0} of {n} | {z1} of {n} |")
+            ok = sum(r["correct"] is True for r in rs)
+            accs.append(f"{100 * ok / len(rs):.0f}% ({ok})")
+            nones.append(str(sum(not names_a_candidate(r, r["committed"], names) for r in rs)))
+        print(f"| {t} | {len(rs)} | {' | '.join(accs)} | {' | '.join(nones)} |")
 
 
 def run_candidates(args: argparse.Namespace, model: Any, tokenizer: Any) -> None:
@@ -218,14 +217,17 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=40, help="--candidates: questions to skip per type")
     ap.add_argument("--max-new-tokens", type=int, default=24)
     ap.add_argument("--candidates", action="store_true")
-    ap.add_argument("--kinds", default="", help="--candidates: answer kinds to compare (open,options)")
+    ap.add_argument(
+        "--kinds", default="", help="--candidates: answer kinds to compare (open,options)"
+    )
     ap.add_argument("--dump", type=Path)
-    ap.add_argument("--load", type=Path, help="read the responses of an earlier --dump")
+    ap.add_argument("--forms", default="bare,answer-form", help="prompt forms to ask in")
+    ap.add_argument("--load", type=Path, nargs="+", help="read the responses of earlier --dumps")
     ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--agreement", type=Path)
     args = ap.parse_args()
     if args.load:
-        rows = [json.loads(line) for line in args.load.read_text().splitlines()]
+        rows = [json.loads(line) for path in args.load for line in path.read_text().splitlines()]
     else:
         import torch
         from leakres_cli.models import load_model
@@ -240,8 +242,9 @@ def main() -> None:
         if args.dump:
             args.dump.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     table(rows)
-    if args.sample and args.dump:
-        sample(rows, args.sample, args.seed, args.dump.with_suffix(".sample.jsonl"))
+    if args.sample:
+        target = args.dump or args.load[0]
+        sample(rows, args.sample, args.seed, target.with_suffix(".sample.jsonl"))
     if args.agreement:
         agreement(rows, args.agreement)
 

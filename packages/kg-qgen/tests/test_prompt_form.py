@@ -76,7 +76,7 @@ def test_a_plugin_type_without_an_instruction_gets_its_kinds_default() -> None:
     try:
         assert type_instruction("RC") == DEFAULT_INSTRUCTIONS["open"]
         rc = build(load_builtin(), types=("SH", "RC"), per_type=2, seed=0).questions
-        assert {q["instruction"] for q in rc if q["type"] == "RC"} == {"Answer in a few words."}
+        assert {q["instruction"] for q in rc if q["type"] == "RC"} == {"Give only the answer."}
         yes_no = dataclasses.replace(RELATION_CHAIN, answer_kind="yes-no")
         kg_qgen.register_question_type(yes_no)
         assert type_instruction("RC") == DEFAULT_INSTRUCTIONS["yes-no"]
@@ -107,7 +107,7 @@ def test_lm_eval_export_asks_in_the_chosen_form(set_dir: Path, tmp_path: Path, f
     expected = "{{question}}" if form == "bare" else "{{question}} {{instruction}}"
     assert f"doc_to_text: {json.dumps(expected)}" in yaml
     row = read_questions("DS", out)[0]
-    assert row["instruction"] == "Answer with one of the options."
+    assert row["instruction"] == "Answer with the correct option only."
     assert json.loads((out / "export.json").read_text())["prompt_form"] == form
     assert f"Prompt form `{form}`" in (out / "README.md").read_text()
 
@@ -118,7 +118,7 @@ def test_hf_export_rows_carry_instruction_and_prompt(set_dir: Path, tmp_path: Pa
     for form in ("answer-form", "bare"):
         out = export_hf(set_dir, tmp_path / form, prompt_form=form)
         rows = list(datasets.load_from_disk(str(out))["MT"])
-        assert rows and all(r["instruction"] == "Answer with one of the options." for r in rows)
+        assert rows and all(r["instruction"] == "Answer with the correct option only." for r in rows)
         assert [r["prompt"] for r in rows] == [kg_qgen.render_prompt(r, form) for r in rows]
         assert f"prompt form `{form}`" in (out / "README.md").read_text()
 

@@ -19,8 +19,8 @@ from leakres_cli.pipeline import Benchmark
 from leakres_cli.store import CellStore, fingerprint
 
 SMALL = {"types": ("SH", "HS", "DS"), "per_type": 2, "sh_pool": 4, "methods": (), "attacks": ()}
-INSTRUCTION = {"SH": "Answer in a few words.", "HS": "Answer in a few words."}
-INSTRUCTION["DS"] = "Answer with one of the options."
+INSTRUCTION = {"SH": "Give only the answer.", "HS": "Give only the answer."}
+INSTRUCTION["DS"] = "Answer with the correct option only."
 
 
 def _config(args: list[str]) -> RunConfig:

@@ -1,6 +1,6 @@
 """A record's answer-form ``instruction`` reaches every prompt an attack builds (leakres issue 36).
 
-kg-qgen writes each question's instruction ("Answer in a few words."); leakres passes it in the
+kg-qgen writes each question's instruction ("Give only the answer."); leakres passes it in the
 record's ``instruction`` field (empty for the bare prompt form). :func:`question_prompt` appends it
 after one space; FocusOnKey finds its key words in the question alone and appends the instruction
 after its rewrite.
@@ -13,7 +13,7 @@ from recover_attacks import generate, get_attack
 from recover_attacks.attacks import probab
 from recover_attacks.generation import question_prompt
 
-INSTRUCTION = "answer in a few words ."  # the fixtures' word-level tokenizer: spaced words
+INSTRUCTION = "give only the answer ."  # the fixtures' word-level tokenizer: spaced words
 
 
 def _with(questions, instruction=INSTRUCTION):

@@ -1,7 +1,7 @@
 """How a question record is put to a model: the prompt forms and each type's answer-form instruction.
 
-Evaluation suites ask for the answer's form ("Answer with one of the options."); without it a small
-instruct model opens with "To determine ..., we need to ..." and its first sentence, the one a
+Evaluation suites ask for the answer's form ("Answer with one of the options."); without it a
+small instruct model opens with "To determine ..., we need to ..." and its first sentence, the one a
 judge reads, ends before any answer. Every question type therefore declares an instruction
 (:attr:`kg_qgen.qtypes.QuestionType.instruction`; a type without one gets
 :data:`DEFAULT_INSTRUCTIONS` of its answer kind) and every record carries it in ``instruction``.
@@ -36,10 +36,12 @@ __all__ = [
 PROMPT_FORMS = ("answer-form", "bare")
 DEFAULT_PROMPT_FORM = "answer-form"
 
-#: the instruction of a type that declares none, by its answer kind (:data:`qtypes.ANSWER_KINDS`)
+#: the instruction of a type that declares none, by its answer kind (:data:`qtypes.ANSWER_KINDS`);
+#: the built-ins use them too. open and options: the best of three wordings each on held-out
+#: questions of the default model (README, "Prompt forms"); yes-no: no built-in type to measure.
 DEFAULT_INSTRUCTIONS = {
-    "open": "Answer in a few words.",
-    "options": "Answer with one of the options.",
+    "open": "Give only the answer.",
+    "options": "Answer with the correct option only.",
     "yes-no": "Answer yes or no.",
 }
 

@@ -83,7 +83,7 @@ class RunConfig:
         max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).
         prompt_form: how each question is put to the model, in the evaluation and every attack:
             ``answer-form`` (the question, then its type's answer-form instruction from kg-qgen,
-            e.g. "Answer in a few words.") or ``bare`` (the question alone, the paper's prompt).
+            e.g. "Give only the answer.") or ``bare`` (the question alone, the paper's prompt).
         bootstrap: bootstrap resamples for the 95% confidence intervals.
         bbh_tasks: BIG-Bench-Hard tasks for the utility ratio, or ``all`` (the 27 tasks); empty = off, and
             utility is then the retain-accuracy ratio (stated as such in results.json).

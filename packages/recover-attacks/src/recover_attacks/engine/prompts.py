@@ -56,7 +56,7 @@ def prompt_has_special_tokens(tokenizer: Any) -> bool:
 def question_prompt(record: Mapping[str, Any], question: str | None = None) -> str:
     """What a question record asks a model (ARCHITECTURE.md section 1): its ``question`` (or
     ``question``, a rewrite of it such as FocusOnKey's), then, when the record carries a non-empty
-    ``instruction`` (the answer-form instruction kg-qgen writes, e.g. "Answer in a few words."),
+    ``instruction`` (the answer-form instruction kg-qgen writes, e.g. "Give only the answer."),
     one space and that instruction. kg-qgen's ``render_prompt`` is the same rule."""
     text = record["question"] if question is None else question
     instruction = record.get("instruction")
