@@ -62,7 +62,7 @@ def candidate_names() -> list[str]:
     import kg_qgen
 
     g = kg_qgen.load_source("builtin")
-    ents = {f.subject for f in g.facts} | {f.object for f in g.facts}
+    ents = {f.subject for f in g.facts()} | {f.object for f in g.facts()}
     names = set()
     for e in ents:
         names.add(g.label(e).lower())
