@@ -274,12 +274,7 @@ def dataset_card(
         f"| {t} | {type_name(t)} | {get_question_type(t).answer_kind} | {counts[t]} |"
         for t in types
     )
-    fields = (
-        "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
-        "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id}, `instruction` "
-        "(the type's answer-form instruction), `prompt` (the text asked: "
-        f"prompt form `{prompt_form}`) (docs/ARCHITECTURE.md section 1 of leakres)"
-    )
+    fields = _card_fields(prompt_form)
     versions = manifest.get("versions") or {}
     body = [
         "# kg-qgen multi-hop unlearning question set",
@@ -312,6 +307,16 @@ def dataset_card(
         *citation_block(),
     ]
     return "\n".join(header + body)
+
+
+def _card_fields(prompt_form: str) -> str:
+    """The card's list of record fields (``prompt``: the text asked in ``prompt_form``)."""
+    return (
+        "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
+        "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id}, `instruction` "
+        "(the type's answer-form instruction), `prompt` (the text asked: "
+        f"prompt form `{prompt_form}`) (docs/ARCHITECTURE.md section 1 of leakres)"
+    )
 
 
 def _card_header(license_id: str, types: list[str], facts: list[str]) -> list[str]:
