@@ -215,7 +215,8 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "paper": (
         "the paper's grid: MQuAKE, 500 questions per type, Llama-3.1-8B/Qwen3-14B/Qwen3-32B, six "
         "methods with per-(method, model) settings, Probab/FocusOnKey/Quantization INT4, LLM judge, "
-        "BBH 27 tasks with CoT, bf16 on CUDA (see `leakres plan --preset paper`)",
+        "BBH 27 tasks with CoT, bf16 on CUDA, the bare question as prompt (see `leakres plan "
+        "--preset paper`)",
         {
             "source": "mquake",
             "source_path": "MQuAKE-CF-3k-v2",  # canonical file (kg-qgen downloads it once, pinned)
@@ -234,6 +235,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "bbh_cot": True,
             "dtype": "auto",
             "method_settings": "paper",
+            "prompt_form": "bare",  # the paper asks the bare question
         },
     ),
 }
