@@ -131,6 +131,23 @@ def test_question_type_lists_agree() -> None:
     assert sorted(TYPE_ORDER) == sorted(QUESTION_TYPES)  # the paper's table order, same set
 
 
+def test_prompt_forms_agree() -> None:
+    """The CLI's literal copy of kg-qgen's prompt forms, and the one rendering rule: recover-attacks
+    (which cannot import kg-qgen) appends a record's instruction exactly as kg-qgen renders it."""
+    from kg_qgen import PROMPT_FORMS, render_prompt, with_instructions
+    from leakres_cli.config import PROMPT_FORMS as CLI_FORMS
+    from recover_attacks.generation import question_prompt
+
+    assert CLI_FORMS == PROMPT_FORMS
+    records = [
+        {"id": "a", "type": "HS", "question": "What is the currency of X?"},
+        {"id": "b", "type": "DS", "question": "Options: A, B. Which?", "options": ["A", "B"]},
+    ]
+    for form in PROMPT_FORMS:
+        for record in with_instructions(records, form):
+            assert question_prompt(record) == render_prompt(record, form)
+
+
 # --- the two OpenAI-client call sites: kg-qgen's OpenAIBackend and leak-metrics' LLM judge --------
 # The endpoint is kg-qgen's ScriptedChatServer (the suite's scripted OpenAI-compatible server on
 # 127.0.0.1, started by each test); requests go through the real openai client.

@@ -193,6 +193,8 @@ def test_lm_eval_harness_loads_and_runs_the_tasks(built_set: Path, tmp_path: Pat
         assert raw.strip(), "the model answered nothing"
         assert sample["filtered_resps"][0] == normalise(raw)
         doc = sample["doc"]
+        # the answer-form prompt (the default) reached the model: question, then instruction
+        assert f"{doc['question']} {doc['instruction']}" in str(sample["arguments"])
         verdicts.append(
             float(leak_match(raw, doc["answer"], doc["answer_aliases"], doc["options"]))
         )

@@ -274,6 +274,7 @@ def _valid_records() -> list[dict]:
 # found by a CI-like run: a number for option_ids crashed the name-leak and DS checks
 @example(0, "option_ids", 1, "replace")
 @example(11, "option_ids", 1, "replace")
+@example(0, "eliminated", True, "replace")  # found by a run: iterating a bool crashed the names
 def test_valid_records_with_one_field_broken_still_verify(builtin_graph, i, key, value, how):
     """Deep checks see odd values too: a real record with one field replaced or removed."""
     records = copy.deepcopy(_valid_records())

@@ -20,6 +20,7 @@ from urllib.parse import urlparse
 import pytest
 import torch
 from click.testing import CliRunner
+from kg_qgen import render_prompt
 from leakres_cli.main import cli
 
 SERVE = f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}} --threads 1"
@@ -88,11 +89,14 @@ def test_server_answers_equal_the_in_process_engine(served_run: Path) -> None:
     base, ev = _cell(out, "base"), _cell(out, "ga/eval")
     base_ids = list(base["answers"])
     assert len(base_ids) >= 24
-    expected = _in_process(results["model_path"], [questions[i]["question"] for i in base_ids])
+    form = results["config"]["prompt_form"]  # the prompts the run asked: kg-qgen renders them
+    expected = _in_process(
+        results["model_path"], [render_prompt(questions[i], form) for i in base_ids]
+    )
     assert [base["answers"][i] for i in base_ids] == expected
 
     ev_ids = list(ev["answers"])
-    expected_u = _in_process(str(saved), [questions[i]["question"] for i in ev_ids])
+    expected_u = _in_process(str(saved), [render_prompt(questions[i], form) for i in ev_ids])
     assert [ev["answers"][i] for i in ev_ids] == expected_u
     # the unlearned model was really evaluated (GA changed some answers), not the base model again
     assert any(ev["answers"][i] != base["answers"][i] for i in ev_ids)

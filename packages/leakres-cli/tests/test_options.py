@@ -29,6 +29,7 @@ RUN_OPTIONS = _flags(
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
+    --prompt-form
     """
 )
 PLAN_OPTIONS = _flags(
@@ -44,6 +45,7 @@ TUNE_OPTIONS = _flags(
     --input --types --per-type --sh-pool --n-forget --n-retain --seed --judge --judge-model
     --judge-base-url --batch-size --max-new-tokens --bootstrap --bbh-tasks --bbh-limit
     --data-dir --dtype --allow-fewer --settings-out --quiet --judge-timeout --judge-retries
+    --prompt-form
     """
 )
 

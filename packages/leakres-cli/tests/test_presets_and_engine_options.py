@@ -41,6 +41,7 @@ def test_paper_preset_is_the_papers_grid() -> None:
     assert cfg.judge == "llm" and cfg.judge_required
     assert cfg.bbh_tasks == ("all",) and cfg.bbh_limit == 0 and cfg.bbh_cot
     assert cfg.dtype == "auto" and cfg.method_settings == "paper"
+    assert cfg.prompt_form == "bare"  # the paper's prompt; every other preset asks for the form
 
 
 def test_settings_table_rows_say_where_each_value_comes_from() -> None:

@@ -23,6 +23,7 @@ from types import SimpleNamespace
 import pytest
 import unlearn_zoo
 from click.testing import CliRunner
+from kg_qgen import render_prompt
 from leakres_cli import models
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
@@ -115,7 +116,7 @@ class Script:
         return scripted
 
 
-#: SH question text -> id (unlearn examples carry the text only)
+#: SH prompt -> id (unlearn examples carry the prompt only: the question and its instruction)
 QUESTION_IDS: dict[str, str] = {}
 
 
@@ -128,7 +129,7 @@ def script(monkeypatch) -> Script:
     def build_questions(self):
         data = real_build(self)
         QUESTION_IDS.update(
-            {q["question"]: q["id"] for q in data["questions"] + data["sh_reserve"]}
+            {render_prompt(q): q["id"] for q in data["questions"] + data["sh_reserve"]}
         )
         return data
 

@@ -16,6 +16,13 @@ from kg_qgen.graph import Entity, Fact, KnowledgeGraph
 from kg_qgen.match.base import QUESTION_TYPES, Match
 from kg_qgen.match.index import MatchConfig
 from kg_qgen.pipeline import BuildConfig, BuildResult, build, save
+from kg_qgen.prompt_form import (
+    DEFAULT_PROMPT_FORM,
+    PROMPT_FORMS,
+    instruction_for,
+    render_prompt,
+    with_instructions,
+)
 from kg_qgen.qtypes import (
     QuestionType,
     get_question_type,
@@ -27,6 +34,8 @@ from kg_qgen.sources.registry import available_sources, get_source, load_source,
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_PROMPT_FORM",
+    "PROMPT_FORMS",
     "QUESTION_TYPES",
     "BuildConfig",
     "BuildResult",
@@ -48,11 +57,14 @@ __all__ = [
     "get_generator",
     "get_question_type",
     "get_source",
+    "instruction_for",
     "load_source",
     "make_record",
     "question_type_codes",
     "register_generator",
     "register_question_type",
     "register_source",
+    "render_prompt",
     "save",
+    "with_instructions",
 ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from kg_qgen.generate import template
 from kg_qgen.llm import prompts
 from kg_qgen.match import cc, ds, hs, ll, mp, mt, sh
+from kg_qgen.prompt_form import DEFAULT_INSTRUCTIONS
 from kg_qgen.qtypes import LogicCheckFn, Matcher, PromptBuilder, QuestionType, TemplateBuilder
 from kg_qgen.review.decompose import LOGIC_RULES
 from kg_qgen.verify import ds_logic, logic, mt_logic
@@ -39,6 +40,10 @@ NO_MATCH_REASON = {
         "rule out one by one (a clue that fits exactly one option each)"
     ),
 }
+
+# The answer-form instruction of the built-ins, by answer kind (kg_qgen.prompt_form; chosen by
+# measurement on the default model: kg-qgen README, "Prompt forms").
+INSTRUCTIONS = dict(DEFAULT_INSTRUCTIONS)
 
 
 def _builtin(
@@ -67,6 +72,7 @@ def _builtin(
         no_match_reason=NO_MATCH_REASON[code],
         description=rule.name,  # exports show the name (kg_qgen.export.type_name): one source
         multi_hop=multi_hop,
+        instruction=INSTRUCTIONS[answer_kind],
     )
 
 

@@ -31,6 +31,7 @@ from kg_qgen.errors import KgQgenInputError
 from kg_qgen.match.base import QUESTION_TYPES
 from kg_qgen.pipeline import build as build_dataset
 from kg_qgen.pipeline import check_out_dir
+from kg_qgen.prompt_form import DEFAULT_PROMPT_FORM, PROMPT_FORMS
 from kg_qgen.qtypes import question_type_codes
 from kg_qgen.records import read_records
 from kg_qgen.sources.registry import available_sources, load_source
@@ -319,6 +320,13 @@ def stats_cmd(directory: Path, sample: int, seed: int, as_json: bool) -> None:
 )
 @click.option("--overwrite", is_flag=True, help="Replace a previous export at OUT.")
 @click.option(
+    "--prompt-form",
+    type=click.Choice(PROMPT_FORMS),
+    default=DEFAULT_PROMPT_FORM,
+    show_default=True,
+    help="What is asked: the question and its type's answer-form instruction, or the bare question.",
+)
+@click.option(
     "--push-to-hub",
     "push_to_hub",
     default=None,
@@ -334,6 +342,7 @@ def export_cmd(
     max_gen_toks: int,
     license_id: str | None,
     overwrite: bool,
+    prompt_form: str,
     push_to_hub: str | None,
     private: bool,
 ) -> None:
@@ -348,11 +357,18 @@ def export_cmd(
 
     if fmt == "lm-eval":
         path = export_lm_eval(
-            directory, out, task_prefix=task_prefix, max_gen_toks=max_gen_toks, overwrite=overwrite
+            directory,
+            out,
+            task_prefix=task_prefix,
+            max_gen_toks=max_gen_toks,
+            overwrite=overwrite,
+            prompt_form=prompt_form,
         )
         click.echo(f"wrote {path} (lm-eval run --include_path {path} --tasks {task_prefix})")
     else:
-        path = export_hf(directory, out, license_id=license_id, overwrite=overwrite)
+        path = export_hf(
+            directory, out, license_id=license_id, overwrite=overwrite, prompt_form=prompt_form
+        )
         click.echo(f"wrote {path} (datasets.load_from_disk)")
         if push_to_hub is not None:
             url = push_folder(path, push_to_hub, repo_type="dataset", private=private)

@@ -7,7 +7,10 @@
   with a dataset card ``README.md`` (types, sizes, source, licence, generator, verification).
 
 Both read only the set folder (``questions.jsonl``, ``manifest.json``, ``verify_report.json``)
-and write atomically: everything goes to a temporary folder next to ``out`` first.
+and write atomically: everything goes to a temporary folder next to ``out`` first. Every exported
+record carries its ``instruction`` (a set built before records had one gets its type's) and is
+asked in the ``prompt_form`` given (:mod:`kg_qgen.prompt_form`): the lm-eval tasks' ``doc_to_text``
+and the HF rows' ``prompt`` column.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ from typing import Any
 
 from kg_qgen import lm_eval_task
 from kg_qgen.errors import KgQgenInputError
+from kg_qgen.lm_eval_yaml import group_yaml, task_yaml, type_name
 from kg_qgen.pipeline import check_out_dir
+from kg_qgen.prompt_form import DEFAULT_PROMPT_FORM, render_prompt, with_instructions
 from kg_qgen.qtypes import get_question_type, question_type_codes
 from kg_qgen.records import read_records
 
@@ -57,12 +62,6 @@ FACT_FILES = {
 }
 #: the pip line the exported lm-eval tasks need (the harness and its Hugging Face model backend)
 LM_EVAL_INSTALL = 'pip install "lm-eval[hf]>=0.4.13"'
-
-
-def type_name(code: str) -> str:
-    """The type's name as the paper gives it, from kg-qgen's registry (the one source):
-    ``"Modus Tollens"`` for ``MT``; a plugin type's own ``name``."""
-    return get_question_type(code).name
 
 
 def citation_block() -> list[str]:
@@ -117,6 +116,7 @@ def read_set(
     if not qpath.is_file():
         raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
     questions = read_records(qpath, require=("id", "type", "question", "answer"))
+    questions = with_instructions(questions)  # an older set's records get their type's
     if not questions:
         raise KgQgenInputError("the set has no questions", path=str(qpath))
     manifest: dict[str, Any] = {}
@@ -176,64 +176,6 @@ def _write_atomic(
     return out
 
 
-def _yaml_scalar(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)  # a JSON string or number is a YAML scalar
-
-
-def task_yaml(name: str, qtype: str, max_gen_toks: int) -> str:
-    """One type's task: greedy ``generate_until`` on the bare question (chat template: pass
-    ``--apply_chat_template``, as leakres prompts), EOS as the only stop (leakres' stop rule:
-    ``until: []``, the harness adds the tokenizer's EOS), the normalisation filter, ``leak_match``."""
-    return "\n".join(
-        [
-            f"task: {name}_{qtype.lower()}",
-            f"task_alias: {_yaml_scalar(f'{qtype}: {type_name(qtype)}')}",
-            f"tag: {name}",
-            "custom_dataset: !function utils.load_questions",
-            "dataset_kwargs:",
-            f"  qtype: {qtype}",
-            "test_split: test",
-            "output_type: generate_until",
-            'doc_to_text: "{{question}}"',
-            'doc_to_target: "{{answer}}"',
-            "num_fewshot: 0",
-            "generation_kwargs:",
-            "  until: []",
-            "  do_sample: false",
-            f"  max_gen_toks: {max_gen_toks}",
-            "filter_list:",
-            "  - name: leakres-normalised",
-            "    filter:",
-            "      - function: custom",
-            "        filter_fn: !function utils.normalise_responses",
-            "      - function: take_first",
-            "process_results: !function utils.process_results",
-            "metric_list:",
-            "  - metric: leak_match",
-            "    aggregation: mean",
-            "    higher_is_better: true",
-            "metadata:",
-            "  version: 1.0",
-            "",
-        ]
-    )
-
-
-def group_yaml(name: str, types: list[str]) -> str:
-    lines = [f"group: {name}", "task:"]
-    lines += [f"  - {name}_{t.lower()}" for t in types]
-    lines += [
-        "aggregate_metric_list:",
-        "  - metric: leak_match",
-        "    aggregation: mean",
-        "    weight_by_size: true",
-        "metadata:",
-        "  version: 1.0",
-        "",
-    ]
-    return "\n".join(lines)
-
-
 def export_lm_eval(
     set_dir: str | Path,
     out: str | Path,
@@ -241,6 +183,7 @@ def export_lm_eval(
     task_prefix: str = "kgqgen",
     max_gen_toks: int = 24,
     overwrite: bool = False,
+    prompt_form: str = DEFAULT_PROMPT_FORM,
 ) -> Path:
     """Write an lm-evaluation-harness task folder for the set (module docstring); returns it.
 
@@ -261,7 +204,7 @@ def export_lm_eval(
         shutil.copyfile(lm_eval_task.__file__, tmp / "utils.py")
         for t in types:
             (tmp / f"{task_prefix}_{t.lower()}.yaml").write_text(
-                task_yaml(task_prefix, t, max_gen_toks), encoding="utf-8"
+                task_yaml(task_prefix, t, max_gen_toks, prompt_form), encoding="utf-8"
             )
         (tmp / f"_{task_prefix}.yaml").write_text(group_yaml(task_prefix, types), encoding="utf-8")
         facts = _copy_facts(set_dir, tmp)
@@ -278,7 +221,8 @@ def export_lm_eval(
             + f"```\n{LM_EVAL_INSTALL}   # the harness and its `hf` model backend\n"
             f"lm-eval run --include_path THIS_FOLDER --tasks {task_prefix} "
             "--model hf --model_args pretrained=MODEL --apply_chat_template\n```\n\n"
-            "Greedy decoding, EOS as the only stop, "
+            f"Prompt form `{prompt_form}` (`kg-qgen export --prompt-form`: the question and "
+            "its type's `instruction`, or the bare question); greedy decoding, EOS as the only stop, "
             f"{max_gen_toks} new tokens at most (leakres' decoding protocol). The metric "
             "`leak_match` is documented in `utils.py`: a simplified version of leak-metrics' "
             "alias judge (its normalisation, gold mention, wrong option, refusal; not its "
@@ -289,6 +233,7 @@ def export_lm_eval(
         )
 
     marker = {"to": "lm-eval", "set": str(Path(set_dir)), "types": types, "prefix": task_prefix}
+    marker["prompt_form"] = prompt_form
     return _write_atomic(Path(out), overwrite, fill, marker)
 
 
@@ -311,6 +256,7 @@ def dataset_card(
     report: dict[str, Any] | None,
     license_id: str | None = None,
     facts: list[str] | None = None,
+    prompt_form: str = DEFAULT_PROMPT_FORM,
 ) -> str:
     """The dataset card (``README.md`` with the hub's YAML header) of an HF export; ``facts``: the
     fact files exported beside the questions (:data:`FACT_FILES`), one config each."""
@@ -328,11 +274,7 @@ def dataset_card(
         f"| {t} | {type_name(t)} | {get_question_type(t).answer_kind} | {counts[t]} |"
         for t in types
     )
-    fields = (
-        "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
-        "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id} (docs/"
-        "ARCHITECTURE.md section 1 of leakres)"
-    )
+    fields = _card_fields(prompt_form)
     versions = manifest.get("versions") or {}
     body = [
         "# kg-qgen multi-hop unlearning question set",
@@ -367,6 +309,16 @@ def dataset_card(
     return "\n".join(header + body)
 
 
+def _card_fields(prompt_form: str) -> str:
+    """The card's list of record fields (``prompt``: the text asked in ``prompt_form``)."""
+    return (
+        "`id`, `type`, `question`, `answer`, `answer_aliases`, `target` {subject, relation, "
+        "object}, `bridge`, `premises`, `options`, `source` {dataset, record_id}, `instruction` "
+        "(the type's answer-form instruction), `prompt` (the text asked: "
+        f"prompt form `{prompt_form}`) (docs/ARCHITECTURE.md section 1 of leakres)"
+    )
+
+
 def _card_header(license_id: str, types: list[str], facts: list[str]) -> list[str]:
     """The hub's YAML header lines of the dataset card."""
     return [
@@ -397,12 +349,15 @@ def export_hf(
     *,
     license_id: str | None = None,
     overwrite: bool = False,
+    prompt_form: str = DEFAULT_PROMPT_FORM,
 ) -> Path:
-    """Write the set as a ``datasets.DatasetDict`` (one split per type) plus its dataset card."""
+    """Write the set as a ``datasets.DatasetDict`` (one split per type) plus its dataset card;
+    each row carries ``prompt``, its text in ``prompt_form``."""
     import datasets
     from datasets import Dataset, DatasetDict
 
     questions, manifest, report = read_set(set_dir)
+    questions = [{**q, "prompt": render_prompt(q, prompt_form)} for q in questions]
     splits = {
         t: Dataset.from_list([q for q in questions if q["type"] == t]) for t in _types_of(questions)
     }
@@ -422,7 +377,8 @@ def export_hf(
             if bars_were_on:
                 datasets.enable_progress_bars()
         (tmp / "README.md").write_text(
-            dataset_card(questions, manifest, report, license_id, facts), encoding="utf-8"
+            dataset_card(questions, manifest, report, license_id, facts, prompt_form),
+            encoding="utf-8",
         )
         if report is not None:
             (tmp / "verify_report.json").write_text(
@@ -430,4 +386,5 @@ def export_hf(
             )
 
     marker = {"to": "hf", "set": str(Path(set_dir)), "types": list(splits)}
+    marker["prompt_form"] = prompt_form
     return _write_atomic(Path(out), overwrite, fill, marker)

@@ -191,6 +191,7 @@ def read_questions(qtype: str, directory: str | Path | None = None) -> list[dict
                     "answer": q["answer"],
                     "answer_aliases": list(q.get("answer_aliases") or []),
                     "options": list(q.get("options") or []),
+                    "instruction": str(q.get("instruction") or ""),
                     "target": json.dumps(q.get("target"), ensure_ascii=False),
                 }
             )

@@ -81,6 +81,9 @@ class QuestionType:
         no_match_reason: why a build may fall short of ``per_type`` questions of this type.
         description: a short description (a plugin's own words; exports show ``name``).
         multi_hop: whether the type counts as multi-hop (MH) in the recovery-rate split.
+        instruction: the answer-form instruction appended to the question in the ``answer-form``
+            prompt (:mod:`kg_qgen.prompt_form`): short, generic, never naming the answer or the
+            options; empty: :data:`kg_qgen.prompt_form.DEFAULT_INSTRUCTIONS` of ``answer_kind``.
     """
 
     code: str
@@ -96,6 +99,7 @@ class QuestionType:
     no_match_reason: str = ""
     description: str = ""
     multi_hop: bool = True
+    instruction: str = ""
 
     def __post_init__(self) -> None:
         if not self.code or self.code != self.code.strip().upper():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .config import RunConfig
+from .config import PROMPT_FORMS, RunConfig
 from .records import Record
 
 #: The rule decoding stops at, as results record it (``decoding.answer_end``).
@@ -20,7 +20,7 @@ def decoding_protocol(cfg: RunConfig) -> dict[str, Any]:
     attack cell records them. Stop rule: EOS, or the end of the committed answer (the judge's
     own rule, leak-metrics' ``answer_stop``: decoding stops once the span the judge reads has
     ended, so no verdict changes; :func:`stop_at_answer_end`). No stop strings cut the text.
-    Prompts: the chat template.
+    Prompts: the chat template around ``prompt_form``'s text (:func:`question_prompts`).
     """
     return {
         "max_new_tokens": cfg.max_new_tokens,
@@ -29,7 +29,26 @@ def decoding_protocol(cfg: RunConfig) -> dict[str, Any]:
         "stop": [],
         "answer_end": ANSWER_END_RULE,
         "chat_template": True,
+        "prompt_form": cfg.prompt_form,
     }
+
+
+def question_prompts(questions: Sequence[Record], protocol: dict[str, Any]) -> list[str]:
+    """The text each question is asked with under ``protocol``'s prompt form (kg-qgen's
+    ``render_prompt``: the bare question, or the question and its type's instruction)."""
+    from kg_qgen import render_prompt
+
+    form = protocol.get("prompt_form", PROMPT_FORMS[0])
+    return [render_prompt(q, form) for q in questions]
+
+
+def attack_targets(targets: Sequence[Record], protocol: dict[str, Any]) -> list[Record]:
+    """The records an attack is given: copies whose ``instruction`` the prompt form asks for
+    (empty for ``bare``), which recover-attacks appends to the question (or to FocusOnKey's
+    rewrite of it) in every prompt, exactly as :func:`question_prompts` renders it."""
+    from kg_qgen import with_instructions
+
+    return with_instructions(targets, protocol.get("prompt_form", PROMPT_FORMS[0]))
 
 
 def answer_end_kwargs() -> dict[str, Any]:
@@ -66,7 +85,7 @@ def greedy_answers(
 
     if not questions:
         return []
-    prompts = [q["question"] for q in questions]
+    prompts = question_prompts(questions, protocol)
     server = generation.engine_for(model, tokenizer)
     if server is not None:
         from recover_attacks.engine import DecodingConfig

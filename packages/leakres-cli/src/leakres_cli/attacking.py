@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .answering import stop_at_answer_end
+from .answering import attack_targets, stop_at_answer_end
 from .config import RunConfig
 from .judging import JudgingHost, rejudge
 from .records import FactKey, Record, fact_key
@@ -76,7 +76,7 @@ def attack(
                     atk,
                     get_unlearned(),
                     tokenizer,
-                    targets,
+                    attack_targets(targets, bench.decoding()),
                     original_model=base_model,
                     relearn_data=relearn,
                     context_facts=context,
@@ -110,6 +110,7 @@ def _attack_payload(
         "stop": protocol["stop"],
         "answer_end": protocol.get("answer_end"),
         "chat_template": protocol["chat_template"],
+        "prompt_form": protocol.get("prompt_form"),
     }
     return {
         "settings": results[0].settings if results else atk.settings(),

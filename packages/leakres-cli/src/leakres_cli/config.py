@@ -16,6 +16,9 @@ from .errors import LeakresError
 #: looked up in kg-qgen's registry (:func:`known_types`, :func:`multi_hop_types`) when it is named.
 ALL_TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
 MULTI_HOP_TYPES = ALL_TYPES[1:]
+#: kg-qgen's prompt forms (``kg_qgen.PROMPT_FORMS``, kept literal for the same reason; the root
+#: test tests/test_shared_contracts.py keeps this copy equal): the first is the default.
+PROMPT_FORMS = ("answer-form", "bare")
 
 
 def known_types() -> list[str]:
@@ -78,6 +81,9 @@ class RunConfig:
         batch_size: generation batch size (prompts decoded at once; a sampled prompt takes
             ``num_samples`` rows). Bounds memory, never changes an answer beyond float ties.
         max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).
+        prompt_form: how each question is put to the model, in the evaluation and every attack:
+            ``answer-form`` (the question, then its type's answer-form instruction from kg-qgen,
+            e.g. "Give only the answer.") or ``bare`` (the question alone, the paper's prompt).
         bootstrap: bootstrap resamples for the 95% confidence intervals.
         bbh_tasks: BIG-Bench-Hard tasks for the utility ratio, or ``all`` (the 27 tasks); empty = off, and
             utility is then the retain-accuracy ratio (stated as such in results.json).
@@ -134,6 +140,7 @@ class RunConfig:
     seed: int = 0
     batch_size: int = 64  # the engine's fastest on CPU (README, Speed)
     max_new_tokens: int = 24
+    prompt_form: str = PROMPT_FORMS[0]
     bootstrap: int = 1000
     bbh_tasks: tuple[str, ...] = ()
     bbh_limit: int = 5
@@ -208,7 +215,8 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "paper": (
         "the paper's grid: MQuAKE, 500 questions per type, Llama-3.1-8B/Qwen3-14B/Qwen3-32B, six "
         "methods with per-(method, model) settings, Probab/FocusOnKey/Quantization INT4, LLM judge, "
-        "BBH 27 tasks with CoT, bf16 on CUDA (see `leakres plan --preset paper`)",
+        "BBH 27 tasks with CoT, bf16 on CUDA, the bare question as prompt (see `leakres plan "
+        "--preset paper`)",
         {
             "source": "mquake",
             "source_path": "MQuAKE-CF-3k-v2",  # canonical file (kg-qgen downloads it once, pinned)
@@ -227,6 +235,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "bbh_cot": True,
             "dtype": "auto",
             "method_settings": "paper",
+            "prompt_form": "bare",  # the paper asks the bare question
         },
     ),
 }
@@ -269,6 +278,10 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
         raise LeakresError("--n-forget must be at least 1")
     if cfg.n_retain < 0:
         raise LeakresError("--n-retain must be at least 0")
+    if cfg.prompt_form not in PROMPT_FORMS:
+        raise LeakresError(
+            f"unknown --prompt-form '{cfg.prompt_form}'; known: {', '.join(PROMPT_FORMS)}"
+        )
     if cfg.max_new_tokens < 1:
         raise LeakresError("--max-new-tokens must be at least 1")
     return cfg

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from .config import ALL_TYPES, REPORT_TO, RunConfig
+from .config import ALL_TYPES, PROMPT_FORMS, REPORT_TO, RunConfig
 from .engines import DTYPES, ENGINES, PROMPT_MODES
 
 
@@ -56,6 +56,7 @@ EXTRA: dict[str, Extra] = {
     "seed": Extra(type=click.IntRange(0, 2**32 - 1)),  # numpy seeds must fit in 32 bits
     "batch_size": Extra(type=click.IntRange(1, 65536)),
     "max_new_tokens": Extra(type=click.IntRange(1, 32768)),
+    "prompt_form": Extra(type=click.Choice(PROMPT_FORMS)),
     "bootstrap": Extra(type=click.IntRange(1, MAX_BOOTSTRAP)),
     "bbh_tasks": Extra(default_help="preset default: off"),
     "bbh_limit": Extra(type=click.IntRange(0, MAX_QUESTIONS)),
@@ -86,6 +87,7 @@ RUN_FIELDS = (
     "seed",
     "batch_size",
     "max_new_tokens",
+    "prompt_form",
     "bootstrap",
     "bbh_tasks",
     "bbh_limit",

@@ -141,7 +141,8 @@ def _header(results: dict[str, Any]) -> list[str]:
                 if decoding.get("answer_end")
                 else ""
             )
-            + ("; chat template" if decoding.get("chat_template") else ""),
+            + ("; chat template" if decoding.get("chat_template") else "")
+            + (f"; prompt form `{decoding['prompt_form']}`" if decoding.get("prompt_form") else ""),
             "",
         ]
     return parts

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from .config import RunConfig
+from .config import PROMPT_FORMS, RunConfig
 from .progress import StageTimer
 from .records import Record
 from .store import CellStore
@@ -58,11 +58,18 @@ class UnlearnedModel:
         self._model = None
 
 
-def unlearn_examples(records: Sequence[Record]) -> list[dict[str, Any]]:
-    """unlearn-zoo's examples: question, answer, and the spans RMU/PALU target."""
+def unlearn_examples(
+    records: Sequence[Record], prompt_form: str = PROMPT_FORMS[0]
+) -> list[dict[str, Any]]:
+    """unlearn-zoo's examples: the question as the run asks it (``prompt_form``: with its type's
+    answer-form instruction, or bare; kg-qgen's ``render_prompt``), so the evaluation and the
+    attacks query the model with the prompt it was unlearned on; the answer; and the spans
+    RMU/PALU target."""
+    from kg_qgen import render_prompt
+
     return [
         {
-            "question": q["question"],
+            "question": render_prompt(q, prompt_form),
             "answer": q["answer"],
             "spans": [q["target"]["subject"], q["target"]["object"]],
         }
@@ -95,8 +102,8 @@ def unlearn(
     result = unlearner.unlearn(
         model,
         tokenizer,
-        unlearn_examples(forget),
-        unlearn_examples(retain),
+        unlearn_examples(forget, cfg.prompt_form),
+        unlearn_examples(retain, cfg.prompt_form),
         progress=progress,
         # only when saving: an unlearner that cannot save (a plugin, a test double) still trains
         **({"output_dir": output_dir} if output_dir is not None else {}),

@@ -19,7 +19,7 @@ from .chat_format import (
 from .engine.base import Engine
 from .engine.config import DecodingConfig
 from .engine.local import LocalEngine, model_device
-from .engine.prompts import as_question, format_messages
+from .engine.prompts import as_question, format_messages, question_prompt
 from .engine.stops import current_answer_end
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "has_chat_template",
     "model_device",
     "prompt_has_special_tokens",
+    "question_prompt",
 ]
 
 

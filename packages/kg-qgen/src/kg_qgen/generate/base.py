@@ -7,6 +7,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from kg_qgen.graph import KnowledgeGraph
 from kg_qgen.match.base import Match
+from kg_qgen.prompt_form import instruction_for
 from kg_qgen.qtypes import find_question_type
 
 __all__ = ["QuestionGenerator", "answer_forms", "make_record", "match_options", "type_extras"]
@@ -112,7 +113,8 @@ def make_record(
     """Build a record in the shared schema (labels), plus ids for verification.
 
     ``answer_aliases`` defaults to the graph aliases of an entity answer. ``options`` (the
-    candidates the question shows, :func:`match_options`) and the type-specific keys of
+    candidates the question shows, :func:`match_options`), ``instruction`` (the type's
+    answer-form instruction, :mod:`kg_qgen.prompt_form`) and the type-specific keys of
     :func:`type_extras` are always written. Extra keys (``target_ids``, ``premise_ids``,
     ``bridge_id``, ``answer_id``, ``generator``...) are allowed by the schema and used by the
     checks.
@@ -132,6 +134,7 @@ def make_record(
         "bridge": graph.label(match.bridge) if match.bridge is not None else None,
         "premises": [graph.fact_dict(p) for p in match.premises],
         "options": match_options(match, graph),
+        "instruction": instruction_for({"type": match.type}),
         "source": {"dataset": dataset or "unknown", "record_id": record_id or None},
         "target_ids": graph.fact_ids(match.target),
         "premise_ids": [graph.fact_ids(p) for p in match.premises],

@@ -182,7 +182,8 @@ def _record_names(r: dict) -> set[str]:
     for key in ("alias", "partner", "candidate", "consequent", "answer", "bridge"):
         if isinstance(r.get(key), str):
             names.add(r[key])
-    for e in r.get("eliminated") or []:  # DS: each ruled-out option and its clue's fact
+    eliminated = r.get("eliminated")
+    for e in eliminated if isinstance(eliminated, list) else []:  # DS: each ruled-out option
         fact = e.get("fact") if isinstance(e, dict) else None
         if isinstance(fact, dict):
             names |= {str(fact.get("subject", "")), str(fact.get("object", ""))}

@@ -44,6 +44,7 @@ EVAL_FIELDS = (
     "seed",
     "batch_size",
     "max_new_tokens",
+    "prompt_form",
     "bootstrap",
     "bbh_tasks",
     "bbh_limit",

@@ -33,6 +33,7 @@ TUNE_FIELDS = (
     "judge_retries",
     "batch_size",
     "max_new_tokens",
+    "prompt_form",
     "bootstrap",
     "bbh_tasks",
     "bbh_limit",

@@ -20,7 +20,13 @@ from ..base import Attack, AttackResult
 from ..budget_axis import BudgetAxis
 from ..engine import kv
 from ..errors import ConfigError
-from ..generation import format_prompt, generate, has_chat_template, model_device
+from ..generation import (
+    format_prompt,
+    generate,
+    has_chat_template,
+    model_device,
+    question_prompt,
+)
 from ..records import QuestionRecord
 from .common import DecodeConfig
 from .contribution_cache import contribution_cache
@@ -267,7 +273,8 @@ class FocusOnKeyAttack(Attack[FocusOnKeyConfig]):
                     original_model, tokenizer, q["question"], q["answer"], token_contributions
                 )
                 keys = key_words(q["question"], contribs, c.top_k)
-                prompts.append(build_prompt(q["question"], keys, c))
+                # the keys come from the question alone; its instruction follows the rewrite
+                prompts.append(question_prompt(q, build_prompt(q["question"], keys, c)))
                 keys_per_q.append(keys)
                 contribs_per_q.append([(t.text, round(t.contribution, 4)) for t in contribs])
         finally:

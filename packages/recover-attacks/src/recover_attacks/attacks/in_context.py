@@ -9,7 +9,7 @@ from typing import Any
 from ..base import Attack, AttackResult
 from ..budget_axis import BudgetAxis
 from ..errors import ConfigError
-from ..generation import format_messages, generate
+from ..generation import format_messages, generate, question_prompt
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
 from .common import DecodeConfig
 
@@ -62,7 +62,7 @@ class InContextAttack(Attack[InContextConfig]):
             messages: list[dict[str, str]] = []
             for fq, fa, _ in pairs:
                 messages += [{"role": "user", "content": fq}, {"role": "assistant", "content": fa}]
-            messages.append({"role": "user", "content": q["question"]})
+            messages.append({"role": "user", "content": question_prompt(q)})
             prompts.append(format_messages(tokenizer, messages))
             shots_used.append(len(pairs))
         responses = generate(

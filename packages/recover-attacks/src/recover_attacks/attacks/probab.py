@@ -8,7 +8,7 @@ from typing import Any
 from ..base import Attack, AttackResult
 from ..budget_axis import BudgetAxis
 from ..errors import ConfigError
-from ..generation import generate
+from ..generation import generate, question_prompt
 from ..records import QuestionRecord
 from .common import DecodeConfig
 
@@ -51,7 +51,7 @@ class ProbabAttack(Attack[ProbabConfig]):
         responses = generate(
             model,
             tokenizer,
-            [q["question"] for q in questions],
+            [question_prompt(q) for q in questions],
             do_sample=True,
             temperature=c.temperature,
             top_p=c.top_p,

@@ -24,7 +24,7 @@ from torch import nn
 from ..base import Attack, AttackInputs, AttackResult
 from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
-from ..generation import generate, model_device
+from ..generation import generate, model_device, question_prompt
 from ..loading import load_model
 from ..records import QuestionRecord
 from .common import DecodeConfig
@@ -351,7 +351,7 @@ class QuantizationAttack(Attack[QuantizationConfig]):
                 responses = generate(
                     qmodel,
                     tokenizer,
-                    [q["question"] for q in questions],
+                    [question_prompt(q) for q in questions],
                     max_new_tokens=c.max_new_tokens,
                     batch_size=c.batch_size,
                     seed=c.seed,

@@ -22,7 +22,13 @@ import torch
 from ..base import Attack, AttackResult
 from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingInputError
-from ..generation import format_prompt, generate, has_chat_template, model_device
+from ..generation import (
+    format_prompt,
+    generate,
+    has_chat_template,
+    model_device,
+    question_prompt,
+)
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
 from .common import DecodeConfig
 
@@ -220,7 +226,7 @@ class RelearnAttack(Attack[RelearnConfig]):
             responses = generate(
                 peft_model,
                 tokenizer,
-                [q["question"] for q in questions],
+                [question_prompt(q) for q in questions],
                 max_new_tokens=c.max_new_tokens,
                 batch_size=c.batch_size,
                 seed=c.seed,

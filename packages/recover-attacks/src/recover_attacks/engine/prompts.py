@@ -11,7 +11,7 @@ from typing import Any
 
 from ..chat_format import FALLBACK_TEMPLATE, has_chat_template
 
-__all__ = ["as_question", "format_messages"]
+__all__ = ["as_question", "format_messages", "question_prompt"]
 
 
 def format_messages(tokenizer: Any, messages: Sequence[Mapping[str, str]]) -> str:
@@ -32,11 +32,23 @@ def format_messages(tokenizer: Any, messages: Sequence[Mapping[str, str]]) -> st
     return "\n\n".join(parts)
 
 
+def question_prompt(record: Mapping[str, Any], question: str | None = None) -> str:
+    """What a question record asks a model (ARCHITECTURE.md section 1): its ``question`` (or
+    ``question``, a rewrite of it such as FocusOnKey's), then, when the record carries a non-empty
+    ``instruction`` (the answer-form instruction kg-qgen writes, e.g. "Give only the answer."),
+    one space and that instruction. kg-qgen's ``render_prompt`` is the same rule."""
+    text = record["question"] if question is None else question
+    instruction = record.get("instruction")
+    if isinstance(instruction, str) and instruction.strip():
+        return f"{text.rstrip()} {instruction.strip()}"
+    return text
+
+
 def as_question(item: Any, index: int) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, Mapping) and isinstance(item.get("question"), str):
-        return item["question"]
+        return question_prompt(item)
     raise TypeError(
         f"generate: item #{index} must be a question string or a record with a 'question' "
         f"string, got {type(item).__name__}"
