@@ -50,6 +50,12 @@ def stop_at_answer_end() -> Any:
     return answer_end_rule(kwargs["answer_end"], kwargs["answer_end_triggers"])
 
 
+def prompt_text(question: Record) -> str:
+    """The user turn a question record is asked with (evaluation, attacks' prompts, and the worked
+    examples ``--base tuned|taught`` teaches, which must be asked the same way)."""
+    return str(question["question"])
+
+
 def greedy_answers(
     generation: Any,
     model: Any,
@@ -66,7 +72,7 @@ def greedy_answers(
 
     if not questions:
         return []
-    prompts = [q["question"] for q in questions]
+    prompts = [prompt_text(q) for q in questions]
     server = generation.engine_for(model, tokenizer)
     if server is not None:
         from recover_attacks.engine import DecodingConfig

@@ -112,6 +112,19 @@ class RunConfig:
             (offline unless $WANDB_MODE says otherwise) or mlflow ($MLFLOW_TRACKING_URI, default
             OUT/tracking/mlruns): each method's training curve (the trainer's report_to) and the
             run's metrics at the end. Not part of the cell fingerprint.
+        base: theta_p, the model the run unlearns: ``pretrained`` (the model as loaded),
+            ``tuned`` (fine-tuned first on worked examples of every multi-hop type built on
+            facts disjoint from every question of the run: the answer form, no scored fact) or
+            ``taught`` (taught every fact of the source, several statements each, plus those
+            worked examples; for ``--source fictional``; a control model taught the same without
+            the forget facts' statements answers the scored questions beside it).
+        teach_source: knowledge source of the worked examples of ``--base tuned|taught`` (kg-qgen
+            name, e.g. ``fictional``); unset: the run's own source.
+        teach_examples: worked examples per multi-hop type (``--base tuned|taught``).
+        teach_statements: statements taught per fact (``--base taught``), besides two
+            single-hop questions.
+        teach_epochs: epochs of the teaching fine-tune (``--base tuned|taught``).
+        teach_lr: learning rate of the teaching fine-tune (``--base tuned|taught``).
     """
 
     model: str = "smollm2-135m-instruct"
@@ -149,6 +162,12 @@ class RunConfig:
     judge_required: bool = False
     save_models: bool = False
     report_to: str = "none"
+    base: str = "pretrained"
+    teach_source: str | None = None
+    teach_examples: int = 30
+    teach_statements: int = 3
+    teach_epochs: float = 2.0
+    teach_lr: float = 2e-4
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -157,12 +176,24 @@ class RunConfig:
         """The fields that determine the numbers: cells are keyed on these (results.json's ``config``).
 
         ``allow_fewer`` is left out so that a run stopped for too few known facts can be rerun with
-        ``--allow-fewer`` and reuse the base model's answers instead of recomputing them.
+        ``--allow-fewer`` and reuse the base model's answers instead of recomputing them. With
+        ``base`` pretrained the teaching fields are left out too: they change nothing, and a
+        pretrained run keeps the fingerprint (and results.json) it had before they existed.
         """
-        return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
+        skip = RUN_CONTROL_FIELDS + (TEACH_FIELDS if self.base == "pretrained" else ())
+        return {k: v for k, v in self.to_dict().items() if k not in skip}
 
 
 RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to", "judge_timeout", "judge_retries")
+#: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
+TEACH_FIELDS = (
+    "base",
+    "teach_source",
+    "teach_examples",
+    "teach_statements",
+    "teach_epochs",
+    "teach_lr",
+)
 #: the trackers of ``--report-to`` (unlearn_zoo.tracking.REPORT_TO, without importing unlearn-zoo)
 REPORT_TO = ("none", "tensorboard", "wandb", "mlflow")
 

@@ -196,6 +196,7 @@ def teach(
                 DataCollatorForLanguageModeling(pad_token_id=tok.pad_token_id)
             ),
         )
+        _quiet_logs(trainer, progress)
         try:
             trainer.train()
         except StopUnlearning as stop:
@@ -215,6 +216,19 @@ def teach(
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     return TeachResult(taught, curve, record)
+
+
+def _quiet_logs(trainer: Any, progress: bool) -> None:
+    """A progress bar without a printed dict per step (``progress``), else nothing printed."""
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    from unlearn_zoo.training import QuietProgressCallback
+
+    if progress:
+        trainer.remove_callback(ProgressCallback)
+        trainer.add_callback(QuietProgressCallback())
+    else:
+        trainer.remove_callback(PrinterCallback)
 
 
 def _finish(model: nn.Module, lora: bool) -> nn.Module:

@@ -1,0 +1,194 @@
+"""theta_p other than the pretrained model: ``--base tuned`` and ``--base taught`` (issue 36).
+
+* ``tuned``: the model is fine-tuned (unlearn-zoo's :func:`~unlearn_zoo.teach`) on worked examples
+  of every multi-hop type of the run, built by kg-qgen on ``--teach-source`` (default: the run's
+  own source) from facts **disjoint from every fact of every question of the run** (premises of
+  the multi-hop questions and of the single-hop pool: a superset of the forget facts, the retain
+  facts and every scored question's facts, which are chosen later, on the tuned model's answers).
+  SH questions of the reserve that rest on a fact of a worked example are dropped, so no fact the
+  model was trained on can become a forget or retain fact. It learns the answer form only.
+* ``taught``: the model is taught every fact of the run's source (``--teach-statements``
+  statements and two single-hop questions each, the aliases of their entities) plus the same
+  worked examples (made for ``--source fictional``: knowledge the model cannot have had). After
+  the forget facts are chosen, a **control** model is taught the same corpus without the forget
+  facts' statements and questions and answers the scored questions: its per-type accuracy, beside
+  the taught model's, shows how much of a multi-hop answer comes from the taught fact.
+
+The taught weights are cached under ``OUT/cache/base-model/<key>/`` (safetensors and the teaching
+record), the key a hash of the pretrained weights' digest, the sources, the teaching settings, the
+corpus' digest and the seed: a rerun or a resumed run loads them instead of training.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Protocol
+
+from .config import RunConfig
+from .errors import LeakresError
+from .records import FactKey, Record, fact_key
+from .store import write_dir_atomic, write_json_atomic
+
+BASES = ("pretrained", "tuned", "taught")
+#: teaching batch size and token budget (unlearn-zoo TeachSettings; not run options)
+TEACH_BATCH = 16
+TEACH_MAX_LENGTH = 192
+
+
+class TeachingHost(Protocol):
+    cfg: RunConfig
+    out_dir: Path
+    progress: bool
+
+    def model(self) -> tuple[Any, Any]: ...
+
+    def replace_model(self, model: Any) -> None: ...
+
+
+def question_facts(questions: Iterable[Record]) -> set[FactKey]:
+    """Every premise fact (label triple) of ``questions``; a record without premises: its target."""
+    out: set[FactKey] = set()
+    for q in questions:
+        out.update(fact_key(p) for p in q.get("premises") or [q["target"]])
+    return out
+
+
+def teach_settings(cfg: RunConfig) -> Any:
+    from unlearn_zoo import TeachSettings
+
+    return TeachSettings(
+        lr=cfg.teach_lr,
+        epochs=cfg.teach_epochs,
+        batch_size=TEACH_BATCH,
+        max_length=TEACH_MAX_LENGTH,
+        seed=cfg.seed,
+    )
+
+
+def build_corpus(
+    cfg: RunConfig, data: dict[str, Any], *, without: Iterable[FactKey] = ()
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The teaching examples of ``cfg.base`` for the run's questions cell ``data`` and what they
+    hold (``counts`` per kind, ``worked_available`` per type, ``worked_facts``). ``without``: facts
+    whose statements are left out (the control model)."""
+    import kg_qgen
+    from kg_qgen.teaching import teaching_corpus
+
+    from .answering import prompt_text
+
+    graph = kg_qgen.load_source(cfg.source, cfg.source_path)
+    teach_graph = kg_qgen.load_source(cfg.teach_source) if cfg.teach_source else graph
+    excluded = question_facts(data["questions"])
+    multi = tuple(t for t in cfg.types if t != "SH")
+    dropped = set(without)
+    stated: Any = ()
+    if cfg.base == "taught":
+        stated = [k for f in graph.facts() if (k := fact_key(graph.fact_dict(f))) not in dropped]
+    corpus = teaching_corpus(
+        teach_graph,
+        statement_facts=(),
+        exclude=excluded,
+        per_type=cfg.teach_examples,
+        types=multi,
+        seed=cfg.seed,
+        prompt_of=prompt_text,
+    )
+    examples = list(corpus.examples)
+    if stated:
+        facts = teaching_corpus(
+            graph,
+            statement_facts=stated,
+            statements=cfg.teach_statements,
+            types=(),
+            seed=cfg.seed,
+        )
+        examples = facts.examples + examples
+    counts: dict[str, int] = {}
+    for e in examples:
+        counts[e["kind"]] = counts.get(e["kind"], 0) + 1
+    worked = [e for e in examples if e["kind"].startswith("worked:")]
+    info = {
+        "counts": counts,
+        "n_examples": len(examples),
+        "n_stated_facts": len(stated),
+        "worked_available": corpus.worked_available,
+        "worked_facts": sorted({fact_key(p) for e in worked for p in e["facts"]}),
+        "n_excluded_facts": len(excluded),
+        "teach_source": cfg.teach_source or cfg.source,
+    }
+    return examples, info
+
+
+def corpus_digest(examples: list[dict[str, Any]]) -> str:
+    text = json.dumps(examples, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def cache_key(cfg: RunConfig, role: str, base_digest: str | None, digest: str) -> str:
+    key = {
+        "role": role,
+        "model": cfg.model,
+        "weights": base_digest,
+        "source": [cfg.source, cfg.source_path, cfg.teach_source],
+        "settings": teach_settings(cfg).to_dict(),
+        "corpus": digest,
+        "seed": cfg.seed,
+        "dtype": cfg.dtype,
+    }
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
+
+
+def taught_model(
+    host: TeachingHost, examples: list[dict[str, Any]], role: str, base_digest: str | None
+) -> tuple[Any, dict[str, Any]]:
+    """The pretrained model taught ``examples``: loaded from the run's cache when this key was
+    trained before, else trained (unlearn-zoo ``teach``) and cached. Returns (model, record)."""
+    import copy
+
+    from safetensors.torch import load_model, save_model
+
+    digest = corpus_digest(examples)
+    key = cache_key(host.cfg, role, base_digest, digest)
+    folder = host.out_dir / "cache" / "base-model" / key
+    pretrained, tokenizer = host.model()
+    weights, record_file = folder / "model.safetensors", folder / "teach.json"
+    if weights.is_file() and record_file.is_file():
+        start = time.perf_counter()
+        model = copy.deepcopy(pretrained)
+        load_model(model, str(weights))
+        record = json.loads(record_file.read_text(encoding="utf-8"))
+        record["cache"] = {"key": key, "hit": True, "load_s": round(time.perf_counter() - start, 3)}
+        return model, record
+    from unlearn_zoo import teach
+
+    done = teach(pretrained, tokenizer, examples, teach_settings(host.cfg), progress=host.progress)
+    record = {**done.record, "corpus_digest": digest, "role": role}
+
+    def fill(tmp: Path) -> None:
+        save_model(done.model, str(tmp / "model.safetensors"))
+        write_json_atomic(tmp / "teach.json", record)
+
+    write_dir_atomic(folder, fill)
+    record["sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()
+    write_json_atomic(record_file, record)
+    return done.model, {**record, "cache": {"key": key, "hit": False}}
+
+
+def check_base(cfg: RunConfig) -> None:
+    """What ``--base`` cannot be combined with, refused before any work."""
+    if cfg.base not in BASES:
+        raise LeakresError(f"--base must be one of {', '.join(BASES)}, got '{cfg.base}'")
+    if cfg.base == "pretrained":
+        return
+    if cfg.engine != "local":
+        raise LeakresError(
+            f"--base {cfg.base} needs --engine local (the taught model is not saved for a server)"
+        )
+    if not any(t != "SH" for t in cfg.types):
+        raise LeakresError(
+            f"--base {cfg.base} teaches worked examples of multi-hop types: none given"
+        )

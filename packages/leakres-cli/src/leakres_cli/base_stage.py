@@ -1,0 +1,123 @@
+"""The ``--base tuned|taught`` stages of a run: teach theta_p after the questions are built, and
+(``taught``) teach and evaluate the control model once the forget facts are chosen. The teaching
+itself (corpus, cache, settings) is :mod:`leakres_cli.base_model`; this module wires it into the
+run and turns the control's verdicts into per-type accuracies beside the taught model's."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .base_model import TeachingHost, build_corpus, taught_model
+from .errors import LeakresError
+from .records import Record, fact_key
+from .type_checks import question_chance
+
+#: the control's cell (answers and verdicts on the scored questions)
+CONTROL_CELL = "base-model-control"
+
+
+class ControlHost(TeachingHost, Protocol):
+    store: Any
+
+    def answer(self, model: Any, questions: list[Record], desc: str) -> list[str]: ...
+
+    def judge(self, questions: list[Record], responses: list[list[str]]) -> list[bool | None]: ...
+
+
+def _training(record: dict[str, Any]) -> dict[str, Any]:
+    keys = (
+        "steps",
+        "n_examples",
+        "n_completion_tokens",
+        "wall_time_s",
+        "peak_rss_mb",
+        "loss_curve",
+    )
+    return {k: record.get(k) for k in keys}
+
+
+def prepare_base(
+    host: TeachingHost, data: dict[str, Any], base_digest: str | None
+) -> dict[str, Any]:
+    """Teach theta_p (``cfg.base``) for the run's questions ``data`` (or load it from the cache),
+    make it the run's base model, and drop from ``data["sh_reserve"]`` every SH question whose
+    fact a worked example rests on. Returns results.json's ``base_model`` record."""
+    cfg = host.cfg
+    examples, info = build_corpus(cfg, data)
+    if not any(kind.startswith("worked:") for kind in info["counts"]):
+        raise LeakresError(
+            f"--base {cfg.base}: the knowledge source '{info['teach_source']}' has no multi-hop "
+            f"question on facts disjoint from the run's {info['n_excluded_facts']} question facts "
+            "(per type: "
+            f"{info['worked_available']}); pass --teach-source fictional or a smaller --per-type"
+        )
+    model, record = taught_model(host, examples, cfg.base, base_digest)
+    host.replace_model(model)
+    worked = {tuple(f) for f in info.pop("worked_facts")}
+    reserve = data.get("sh_reserve", [])
+    data["sh_reserve"] = [q for q in reserve if fact_key(q["target"]) not in worked]
+    info["n_reserve_dropped"] = len(reserve) - len(data["sh_reserve"])
+    return {
+        "kind": cfg.base,
+        "settings": record["settings"],
+        "corpus": {**info, "digest": record["corpus_digest"]},
+        "training": _training(record),
+        "sha256": record.get("sha256"),
+        "cache": record["cache"],
+    }
+
+
+def control_stage(
+    host: ControlHost,
+    data: dict[str, Any],
+    scored: dict[str, list[Record]],
+    base_digest: str | None,
+) -> dict[str, Any]:
+    """The control of ``--base taught``: the same corpus without the forget facts' statements
+    (``scored["SH"]`` are the forget facts), its answers and verdicts on every scored question (a
+    cell; the model itself is cached like theta_p)."""
+    forget = {fact_key(q["target"]) for q in scored.get("SH", [])}
+    questions = [q for qs in scored.values() for q in qs]
+
+    def compute() -> dict[str, Any]:
+        examples, info = build_corpus(host.cfg, data, without=forget)
+        info.pop("worked_facts")
+        model, record = taught_model(host, examples, "control", base_digest)
+        answers = host.answer(model, questions, "control")
+        verdicts = host.judge(questions, [[a] for a in answers])
+        del model
+        return {
+            "answers": dict(zip([q["id"] for q in questions], answers, strict=True)),
+            "correct": dict(zip([q["id"] for q in questions], verdicts, strict=True)),
+            "corpus": {**info, "digest": record["corpus_digest"]},
+            "training": _training(record),
+            "sha256": record.get("sha256"),
+            "cache": record["cache"],
+            "n_forget_left_out": len(forget),
+        }
+
+    return host.store.cached(CONTROL_CELL, compute)
+
+
+def control_record(
+    cell: dict[str, Any],
+    scored: dict[str, list[Record]],
+    base: dict[str, Any],
+    boot: dict[str, int],
+) -> dict[str, Any]:
+    """Per scored type the control's accuracy beside the taught model's (leak-metrics ``accuracy``,
+    bootstrap 95% CI) and the type's chance level (0 for open answers)."""
+    from leak_metrics import accuracy
+
+    per_type = {}
+    for qtype, qs in scored.items():
+        if not qs:
+            continue
+        per_type[qtype] = {
+            "n": len(qs),
+            "chance": sum(question_chance(q) for q in qs) / len(qs),
+            "acc_control": accuracy([cell["correct"][q["id"]] for q in qs], **boot).to_dict(),
+            "acc_taught": accuracy([base["correct"][q["id"]] for q in qs], **boot).to_dict(),
+        }
+    keep = ("corpus", "training", "sha256", "cache", "n_forget_left_out")
+    return {"per_type": per_type, **{k: cell[k] for k in keep}}
