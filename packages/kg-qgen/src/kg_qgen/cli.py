@@ -62,6 +62,8 @@ def _parse_types(value: str) -> tuple[str, ...]:
 # that no value overflows later (``--oversample 1e308`` once ended in an OverflowError traceback).
 MAX_PER_TYPE = 1_000_000
 MAX_OVERSAMPLE = 1000.0
+# sources that need no --input (fictional: --input is an optional spec such as "small,seed=1")
+NO_INPUT_SOURCES = frozenset({"builtin", "fictional"})
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -152,7 +154,7 @@ def build_cmd(
     kw: dict[str, Any] = dict(hooks.get("source_kwargs", {}))
     if source == "triples":
         kw.update(relations_file=relations_file, strict=strict)
-    if input_path is None and source != "builtin":
+    if input_path is None and source not in NO_INPUT_SOURCES:
         raise click.UsageError(f"--input is required for --source {source}")
     t0 = time.perf_counter()
     graph = load_source(source, input_path, **kw)
@@ -217,7 +219,7 @@ def verify_cmd(
     qpath = directory / "questions.jsonl"
     if not qpath.is_file():
         raise KgQgenInputError("no questions.jsonl (not a kg-qgen output folder?)", path=str(qpath))
-    if input_path is None and source != "builtin":
+    if input_path is None and source not in NO_INPUT_SOURCES:
         raise click.UsageError(f"--input is required for --source {source}")
     questions = read_records(qpath)
     if not questions:

@@ -29,6 +29,7 @@ SOURCES: Registry[Callable[..., KnowledgeGraph]] = Registry(
         "mquake": "kg_qgen.sources.mquake:load_mquake",
         "triples": "kg_qgen.sources.triples:load_triples",
         "text": "kg_qgen.sources.text:load_text",
+        "fictional": "kg_qgen.sources.fictional:load_fictional",
     },
 )
 
