@@ -35,8 +35,10 @@ from .store import write_dir_atomic, write_json_atomic
 
 BASES = ("pretrained", "tuned", "taught")
 #: teaching batch size and token budget (unlearn-zoo TeachSettings; not run options)
-TEACH_BATCH = 16
+TEACH_BATCH = 8
 TEACH_MAX_LENGTH = 192
+#: statements taught per fact a worked example rests on (plus one question each)
+WORKED_FACT_STATEMENTS = 1
 
 
 class TeachingHost(Protocol):
@@ -69,25 +71,39 @@ def teach_settings(cfg: RunConfig) -> Any:
     )
 
 
+def load_teach_source(cfg: RunConfig) -> Any:
+    """The graph of the worked examples: ``--teach-source NAME`` or ``NAME:INPUT`` (e.g.
+    ``fictional:small,seed=1``), None when unset (the run's own source)."""
+    import kg_qgen
+
+    if not cfg.teach_source:
+        return None
+    name, _, given = cfg.teach_source.partition(":")
+    return kg_qgen.load_source(name, given or None)
+
+
 def build_corpus(
     cfg: RunConfig, data: dict[str, Any], *, without: Iterable[FactKey] = ()
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The teaching examples of ``cfg.base`` for the run's questions cell ``data`` and what they
     hold (``counts`` per kind, ``worked_available`` per type, ``worked_facts``). ``without``: facts
-    whose statements are left out (the control model)."""
+    whose statements are left out (the control model).
+
+    Worked examples (``--teach-examples`` per multi-hop type of the run) rest on no fact of any
+    question of the run; ``tuned`` is taught those only (the answer form). ``taught`` adds every
+    fact of the run's source (``--teach-statements`` statements and one question each) and the
+    facts the worked examples rest on (:data:`WORKED_FACT_STATEMENTS` statements and one question
+    each), so the worked examples show how known facts compose.
+    """
     import kg_qgen
     from kg_qgen.teaching import teaching_corpus
 
     from .answering import prompt_text
 
     graph = kg_qgen.load_source(cfg.source, cfg.source_path)
-    teach_graph = kg_qgen.load_source(cfg.teach_source) if cfg.teach_source else graph
+    teach_graph = load_teach_source(cfg) or graph
     excluded = question_facts(data["questions"])
     multi = tuple(t for t in cfg.types if t != "SH")
-    dropped = set(without)
-    stated: Any = ()
-    if cfg.base == "taught":
-        stated = [k for f in graph.facts() if (k := fact_key(graph.fact_dict(f))) not in dropped]
     corpus = teaching_corpus(
         teach_graph,
         statement_facts=(),
@@ -97,30 +113,47 @@ def build_corpus(
         seed=cfg.seed,
         prompt_of=prompt_text,
     )
-    examples = list(corpus.examples)
-    if stated:
-        facts = teaching_corpus(
-            graph,
-            statement_facts=stated,
-            statements=cfg.teach_statements,
-            types=(),
-            seed=cfg.seed,
-        )
-        examples = facts.examples + examples
+    worked = list(corpus.examples)
+    worked_facts = {fact_key(p) for e in worked for p in e["facts"]}
+    examples: list[dict[str, Any]] = []
+    stated: set[FactKey] = set()
+    if cfg.base == "taught":
+        examples = _statements(teach_graph, worked_facts, WORKED_FACT_STATEMENTS, 1, cfg.seed)
+        stated = {fact_key(graph.fact_dict(f)) for f in graph.facts()} - set(without)
+        examples += _statements(graph, stated - worked_facts, cfg.teach_statements, 1, cfg.seed)
+        stated |= worked_facts
+    examples += worked
     counts: dict[str, int] = {}
     for e in examples:
         counts[e["kind"]] = counts.get(e["kind"], 0) + 1
-    worked = [e for e in examples if e["kind"].startswith("worked:")]
     info = {
         "counts": counts,
         "n_examples": len(examples),
         "n_stated_facts": len(stated),
         "worked_available": corpus.worked_available,
-        "worked_facts": sorted({fact_key(p) for e in worked for p in e["facts"]}),
+        "worked_facts": sorted(worked_facts),
         "n_excluded_facts": len(excluded),
         "teach_source": cfg.teach_source or cfg.source,
     }
     return examples, info
+
+
+def _statements(
+    graph: Any, facts: set[FactKey], statements: int, questions: int, seed: int
+) -> list[dict[str, Any]]:
+    """Statements, questions and aliases of ``facts`` (kg-qgen's teaching corpus, no worked ones)."""
+    from kg_qgen.teaching import teaching_corpus
+
+    if not facts:
+        return []
+    return teaching_corpus(
+        graph,
+        statement_facts=facts,
+        statements=statements,
+        questions=questions,
+        types=(),
+        seed=seed,
+    ).examples
 
 
 def corpus_digest(examples: list[dict[str, Any]]) -> str:

@@ -211,6 +211,15 @@ FULL_BBH_LIMIT = 5
 # tests/test_preset_sizes.py.
 TYPES_PER_TYPE = 200
 
+# The `tuned` and `taught` presets (issue 36; leakres-cli README, "Base models"). Worked examples
+# come from a small fictitious KB of another seed: no name of it is a real entity's or one of the
+# taught KB's, so they rest on no fact of either run. The taught KB: kg-qgen's fictional source
+# at its small size with more persons, cities and aliases, the smallest found (of those tried)
+# whose questions reach 40 scored per type with 48 forget facts.
+TEACH_SOURCE = "fictional:small,seed=1"
+TAUGHT_KB = "small,persons=40,cities_per_country=3,alias_share=0.8"
+TAUGHT_PER_TYPE = 200
+
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "smoke": (
@@ -234,6 +243,29 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "bbh_tasks": FULL_BBH_TASKS,
             "bbh_limit": FULL_BBH_LIMIT,
             "bbh_cot": False,
+        },
+    ),
+    "tuned": (
+        "the types preset on a tuned base model: SmolLM2 first fine-tuned on worked examples of "
+        "every type about fictitious facts (so on no fact of the run), answer form only",
+        {
+            "types": ALL_TYPES,
+            "per_type": TYPES_PER_TYPE,
+            "base": "tuned",
+            "teach_source": TEACH_SOURCE,
+        },
+    ),
+    "taught": (
+        "all seven types on a small fictitious knowledge base the model is taught first (every "
+        "fact, several statements each, plus worked examples), with a control model taught it "
+        "without the forget facts",
+        {
+            "types": ALL_TYPES,
+            "source": "fictional",
+            "source_path": TAUGHT_KB,
+            "per_type": TAUGHT_PER_TYPE,
+            "base": "taught",
+            "teach_source": TEACH_SOURCE,
         },
     ),
     "paper": (
