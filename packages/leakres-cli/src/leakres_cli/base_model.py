@@ -14,8 +14,8 @@
   facts' statements and questions and answers the scored questions: its per-type accuracy, beside
   the taught model's, shows how much of a multi-hop answer comes from the taught fact.
 
-The taught weights are cached under ``OUT/cache/base-model/<key>/`` (safetensors and the teaching
-record), the key a hash of the pretrained weights' digest, the sources, the teaching settings, the
+The taught weights are cached under ``OUT/cache/base-model/<key>/`` (``model.safetensors``,
+``teach.json``: the teaching record, ``corpus.jsonl``: the examples taught), the key a hash of the pretrained weights' digest, the sources, the teaching settings, the
 corpus' digest and the seed: a rerun or a resumed run loads them instead of training.
 """
 
@@ -37,7 +37,7 @@ BASES = ("pretrained", "tuned", "taught")
 #: teaching batch size and token budget (unlearn-zoo TeachSettings; not run options)
 TEACH_BATCH = 8
 TEACH_MAX_LENGTH = 192
-#: statements taught per fact a worked example rests on (plus one question each)
+#: statements taught per fact a worked example rests on (no question: the budget)
 WORKED_FACT_STATEMENTS = 1
 
 
@@ -83,17 +83,22 @@ def load_teach_source(cfg: RunConfig) -> Any:
 
 
 def build_corpus(
-    cfg: RunConfig, data: dict[str, Any], *, without: Iterable[FactKey] = ()
+    cfg: RunConfig,
+    data: dict[str, Any],
+    *,
+    without: Iterable[FactKey] = (),
+    exclude: set[FactKey] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The teaching examples of ``cfg.base`` for the run's questions cell ``data`` and what they
     hold (``counts`` per kind, ``worked_available`` per type, ``worked_facts``). ``without``: facts
-    whose statements are left out (the control model).
+    whose statements are left out (the control model); ``exclude``: the facts no worked example
+    may rest on (default: every fact of every question of the run).
 
     Worked examples (``--teach-examples`` per multi-hop type of the run) rest on no fact of any
     question of the run; ``tuned`` is taught those only (the answer form). ``taught`` adds every
     fact of the run's source (``--teach-statements`` statements and one question each) and the
-    facts the worked examples rest on (:data:`WORKED_FACT_STATEMENTS` statements and one question
-    each), so the worked examples show how known facts compose.
+    facts the worked examples rest on (:data:`WORKED_FACT_STATEMENTS` statement each), so the worked
+    examples show how known facts compose.
     """
     import kg_qgen
     from kg_qgen.teaching import teaching_corpus
@@ -102,7 +107,7 @@ def build_corpus(
 
     graph = kg_qgen.load_source(cfg.source, cfg.source_path)
     teach_graph = load_teach_source(cfg) or graph
-    excluded = question_facts(data["questions"])
+    excluded = question_facts(data["questions"]) if exclude is None else exclude
     multi = tuple(t for t in cfg.types if t != "SH")
     corpus = teaching_corpus(
         teach_graph,
@@ -118,7 +123,7 @@ def build_corpus(
     examples: list[dict[str, Any]] = []
     stated: set[FactKey] = set()
     if cfg.base == "taught":
-        examples = _statements(teach_graph, worked_facts, WORKED_FACT_STATEMENTS, 1, cfg.seed)
+        examples = _statements(teach_graph, worked_facts, WORKED_FACT_STATEMENTS, 0, cfg.seed)
         stated = {fact_key(graph.fact_dict(f)) for f in graph.facts()} - set(without)
         examples += _statements(graph, stated - worked_facts, cfg.teach_statements, 1, cfg.seed)
         stated |= worked_facts
@@ -204,6 +209,8 @@ def taught_model(
     def fill(tmp: Path) -> None:
         save_model(done.model, str(tmp / "model.safetensors"))
         write_json_atomic(tmp / "teach.json", record)
+        lines = (json.dumps(e, ensure_ascii=False) for e in examples)
+        (tmp / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     write_dir_atomic(folder, fill)
     record["sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()

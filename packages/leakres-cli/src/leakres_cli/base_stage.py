@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .base_model import TeachingHost, build_corpus, taught_model
+from .base_model import TeachingHost, build_corpus, question_facts, taught_model
 from .errors import LeakresError
 from .records import Record, fact_key
 from .type_checks import question_chance
@@ -37,26 +37,32 @@ def _training(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def prepare_base(
-    host: TeachingHost, data: dict[str, Any], base_digest: str | None
+    host: ControlHost, data: dict[str, Any], base_digest: str | None
 ) -> dict[str, Any]:
-    """Teach theta_p (``cfg.base``) for the run's questions ``data`` (or load it from the cache),
-    make it the run's base model, and drop from ``data["sh_reserve"]`` every SH question whose
-    fact a worked example rests on. Returns results.json's ``base_model`` record."""
+    """Teach theta_p (``cfg.base``) for the run's questions ``data`` (or load it from the cache)
+    and make it the run's base model. The questions cell is then narrowed so that no fact a worked
+    example rests on can be chosen or scored: every question (SH pool, reserve, multi-hop) with
+    such a premise is dropped. Returns results.json's ``base_model`` record.
+
+    Worked examples on the run's own source (``--teach-source`` unset, ``tuned``) rest on no
+    *protected* fact (:func:`protected_facts`: the forget and retain facts the pretrained model's
+    answers would select, and every fact of the questions they would score); on another source
+    on no fact of any question of the run."""
     cfg = host.cfg
-    examples, info = build_corpus(cfg, data)
+    protected = None
+    if cfg.base == "tuned" and not cfg.teach_source:
+        protected = protected_facts(host, data)
+    examples, info = build_corpus(cfg, data, exclude=protected)
     if not any(kind.startswith("worked:") for kind in info["counts"]):
         raise LeakresError(
             f"--base {cfg.base}: the knowledge source '{info['teach_source']}' has no multi-hop "
-            f"question on facts disjoint from the run's {info['n_excluded_facts']} question facts "
-            "(per type: "
-            f"{info['worked_available']}); pass --teach-source fictional or a smaller --per-type"
+            f"question on facts disjoint from the run's {info['n_excluded_facts']} protected facts "
+            f"(per type: {info['worked_available']}); pass a smaller --per-type or --n-forget"
         )
     model, record = taught_model(host, examples, cfg.base, base_digest)
     host.replace_model(model)
     worked = {tuple(f) for f in info.pop("worked_facts")}
-    reserve = data.get("sh_reserve", [])
-    data["sh_reserve"] = [q for q in reserve if fact_key(q["target"]) not in worked]
-    info["n_reserve_dropped"] = len(reserve) - len(data["sh_reserve"])
+    info["n_questions_dropped"] = _drop_questions(data, worked)
     return {
         "kind": cfg.base,
         "settings": record["settings"],
@@ -65,6 +71,46 @@ def prepare_base(
         "sha256": record.get("sha256"),
         "cache": record["cache"],
     }
+
+
+def _drop_questions(data: dict[str, Any], facts: set) -> dict[str, int]:
+    """Remove from the questions cell ``data`` every question resting on one of ``facts``."""
+    dropped = {}
+    for key in ("questions", "sh_reserve"):
+        kept = [q for q in data.get(key, []) if not question_facts([q]) & facts]
+        dropped[key] = len(data.get(key, [])) - len(kept)
+        data[key] = kept
+    return dropped
+
+
+def protected_facts(host: ControlHost, data: dict[str, Any]) -> set:
+    """The facts a worked example of ``tuned`` on the run's own source may not rest on: the
+    pretrained model answers the SH pool (cell ``pretrained-single-hop``), :func:`select_facts`
+    picks forget and retain facts among the known ones as the run would, and every premise of
+    the multi-hop questions reaching a forget fact is added. The tuned model's own selection
+    (made later, on its answers) can only pick among questions left after the worked examples'
+    facts are dropped, so it is disjoint from them whatever it picks."""
+    from .evaluation import select_facts
+
+    cfg = host.cfg
+    pool = [q for q in data["questions"] if q["type"] == "SH"]
+    multi = [q for q in data["questions"] if q["type"] != "SH"]
+
+    def compute() -> dict[str, Any]:
+        answers = host.answer(host.model()[0], pool, "pretrained single-hop")
+        verdicts = host.judge(pool, [[a] for a in answers])
+        return {"correct": {q["id"]: v for q, v in zip(pool, verdicts, strict=True)}}
+
+    correct = host.store.cached("pretrained-single-hop", compute)["correct"]
+    known = [q for q in pool if correct.get(q["id"]) is True]
+    n = min(cfg.n_forget + cfg.n_retain, len(known))
+    n_forget = max(1, round(n * cfg.n_forget / (cfg.n_forget + cfg.n_retain))) if known else 0
+    forget, retain = (
+        select_facts(known, multi, n_forget, n - n_forget, cfg.seed) if known else ([], [])
+    )
+    keys = {fact_key(q["target"]) for q in forget}
+    reached = [q for q in multi if fact_key(q["target"]) in keys]
+    return question_facts([*forget, *retain, *reached])
 
 
 def control_stage(

@@ -211,12 +211,16 @@ FULL_BBH_LIMIT = 5
 # tests/test_preset_sizes.py.
 TYPES_PER_TYPE = 200
 
-# The `tuned` and `taught` presets (issue 36; leakres-cli README, "Base models"). Worked examples
-# come from a small fictitious KB of another seed: no name of it is a real entity's or one of the
-# taught KB's, so they rest on no fact of either run. The taught KB: kg-qgen's fictional source
+# The `tuned` and `taught` presets (issue 36; leakres-cli README, "Base models"). `tuned`: worked
+# examples on built-in facts outside the run's forget/retain/scored facts (base_stage.py); worked
+# examples on fictitious facts teach a real-knowledge model to answer with invented names (measured:
+# it then knew 5 of 289 built-in facts). `taught`: worked examples from a small fictitious KB of
+# another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
+# the run. The taught KB: kg-qgen's fictional source
 # at its small size with more persons, cities and aliases, the smallest found (of those tried)
 # whose questions reach 40 scored per type with 48 forget facts.
 TEACH_SOURCE = "fictional:small,seed=1"
+TUNED_EXAMPLES = 12
 TAUGHT_KB = "small,persons=40,cities_per_country=3,alias_share=0.8"
 TAUGHT_PER_TYPE = 200
 
@@ -247,12 +251,12 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "tuned": (
         "the types preset on a tuned base model: SmolLM2 first fine-tuned on worked examples of "
-        "every type about fictitious facts (so on no fact of the run), answer form only",
+        "every type built on built-in facts the run neither unlearns, retains nor scores",
         {
             "types": ALL_TYPES,
             "per_type": TYPES_PER_TYPE,
             "base": "tuned",
-            "teach_source": TEACH_SOURCE,
+            "teach_examples": TUNED_EXAMPLES,
         },
     ),
     "taught": (

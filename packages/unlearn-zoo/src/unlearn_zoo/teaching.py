@@ -84,7 +84,7 @@ class TeachSettings:
 
 @dataclass
 class TeachResult:
-    """The taught model (eval mode, frozen) and what happened."""
+    """The taught model (eval mode, ``requires_grad`` as the passed model's) and what happened."""
 
     model: nn.Module
     curve: list[dict[str, float]]  # {"step", "loss"} per optimizer step
@@ -210,6 +210,9 @@ def teach(
         del trainer
     remove_fused_head(work)
     taught = _finish(work, settings.use_lora)
+    flags = {n: p.requires_grad for n, p in model.named_parameters()}
+    for n, p in taught.named_parameters():  # as the passed model had them (unlearning needs grads)
+        p.requires_grad_(flags.get(n, False))
     curve = [{"step": int(c["step"]), "loss": float(c["loss"])} for c in guard.curve]
     record = {
         "settings": settings.to_dict(),
@@ -237,12 +240,10 @@ def _quiet_logs(trainer: Any, progress: bool) -> None:
 
 
 def _finish(model: nn.Module, lora: bool) -> nn.Module:
-    """Merge LoRA, eval mode, frozen, KV cache back on (training turns it off)."""
+    """Merge LoRA, eval mode, KV cache back on (training turns it off)."""
     if lora:
         model = model.merge_and_unload()
     model.eval()
     if getattr(getattr(model, "config", None), "use_cache", None) is False:
         model.config.use_cache = True
-    for p in model.parameters():
-        p.requires_grad_(False)
     return model
