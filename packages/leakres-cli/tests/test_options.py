@@ -29,6 +29,7 @@ RUN_OPTIONS = _flags(
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
+    --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr
     """
 )
 PLAN_OPTIONS = _flags(

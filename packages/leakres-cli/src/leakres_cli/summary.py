@@ -69,8 +69,8 @@ def _base_model_line(block: dict[str, Any] | None) -> list[str]:
     kinds = ", ".join(f"{k} {v}" for k, v in corpus["counts"].items())
     line = (
         f"**Base model theta_p: {block['kind']}**: fine-tuned on {corpus['n_examples']} examples "
-        f"({kinds}; worked examples from `{corpus['teach_source']}`, none on a fact of the run's "
-        f"questions), {training['steps']} steps, lr {block['settings']['lr']}, "
+        f"({kinds}; worked examples from `{corpus['teach_source']}`, on no fact the run "
+        f"unlearns, retains or scores), {training['steps']} steps, lr {block['settings']['lr']}, "
         f"{block['settings']['epochs']} epochs; "
         + (
             "loaded from the run's cache."
