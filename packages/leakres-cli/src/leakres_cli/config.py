@@ -216,16 +216,19 @@ TYPES_PER_TYPE = 200
 # examples on fictitious facts teach a real-knowledge model to answer with invented names (measured:
 # it then knew 5 of 289 built-in facts). `taught`: worked examples from a small fictitious KB of
 # another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
-# the run. The taught KB: kg-qgen's fictional source
-# at its small size with more persons, cities and aliases, the smallest found (of those tried)
-# whose questions reach 40 scored per type with 48 forget facts.
+# the run. The taught KB: kg-qgen's fictional source at its small size (145 facts; all seven
+# types reach 40 scored questions only with more persons, cities and aliases,
+# "small,persons=40,cities_per_country=3,alias_share=0.8", whose corpus is a third larger). Its
+# teaching settings are the ones that fit a CPU at all (one epoch: 66 steps, 13 min loaded) and
+# they do not teach the facts (8 of 145 known after it): the preset runs end to end and shows the
+# control mechanism; knowing the facts needs more epochs, i.e. a GPU (README, "Base models").
 TEACH_SOURCE = "fictional:small,seed=1"
 # measured (README): 24 per type (the source has 4 MP and 2 MT disjoint ones), lr 1e-4, 2 epochs:
 # 90 examples, 24 steps, 230 s on the loaded 2-core machine; every type's base accuracy then has
 # its 95% CI above chance (12 per type left DS and MT at chance).
 TUNED_EXAMPLES = 24
 TUNED_LR = 1e-4
-TAUGHT_KB = "small,persons=40,cities_per_country=3,alias_share=0.8"
+TAUGHT_KB = "small"
 TAUGHT_PER_TYPE = 200
 
 
@@ -275,6 +278,12 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "per_type": TAUGHT_PER_TYPE,
             "base": "taught",
             "teach_source": TEACH_SOURCE,
+            "teach_examples": 8,
+            "teach_statements": 1,
+            "teach_epochs": 1.0,
+            "teach_lr": 3e-4,
+            # one epoch on CPU teaches too few facts for 48 + 24 (README): run on what is known
+            "allow_fewer": True,
         },
     ),
     "paper": (

@@ -171,7 +171,6 @@ def teach(
     merged), its loss per optimizer step and a record (settings, sizes, steps, times, peak RSS).
     Raises :class:`UnlearnError` on an empty or malformed example list, or a non-finite loss."""
     from transformers import set_seed
-    from trl.trainer.sft_trainer import DataCollatorForLanguageModeling
 
     settings = settings or TeachSettings()
     if not examples:
@@ -185,6 +184,31 @@ def teach(
     work.train()
     if settings.use_lora:
         work = _with_lora(work, settings)
+    steps, guard = _train(work, tokenizer, encoded, settings, progress)
+    remove_fused_head(work)
+    taught = _finish(work, settings.use_lora)
+    flags = {n: p.requires_grad for n, p in model.named_parameters()}
+    for n, p in taught.named_parameters():  # as the passed model had them (unlearning needs grads)
+        p.requires_grad_(flags.get(n, False))
+    curve = [{"step": int(c["step"]), "loss": float(c["loss"])} for c in guard.curve]
+    record = {
+        "settings": settings.to_dict(),
+        "n_examples": len(encoded),
+        "n_completion_tokens": sum(e.n_answer_tokens for e in encoded),
+        "steps": steps,
+        "loss_curve": curve,
+        "wall_time_s": round(time.perf_counter() - start, 3),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+    return TeachResult(taught, curve, record)
+
+
+def _train(
+    work: nn.Module, tokenizer: Any, encoded: list[Any], settings: TeachSettings, progress: bool
+) -> tuple[int, LossGuard]:
+    """Train ``work`` in place with TRL's SFTTrainer; returns (optimizer steps, the loss guard)."""
+    from trl.trainer.sft_trainer import DataCollatorForLanguageModeling
+
     tok = copy.deepcopy(tokenizer)  # SFTTrainer sets a missing pad token on the tokenizer it gets
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
@@ -208,22 +232,7 @@ def teach(
             raise UnlearnError(f"teach: {stop.message}") from stop
         steps = trainer.state.global_step
         del trainer
-    remove_fused_head(work)
-    taught = _finish(work, settings.use_lora)
-    flags = {n: p.requires_grad for n, p in model.named_parameters()}
-    for n, p in taught.named_parameters():  # as the passed model had them (unlearning needs grads)
-        p.requires_grad_(flags.get(n, False))
-    curve = [{"step": int(c["step"]), "loss": float(c["loss"])} for c in guard.curve]
-    record = {
-        "settings": settings.to_dict(),
-        "n_examples": len(encoded),
-        "n_completion_tokens": sum(e.n_answer_tokens for e in encoded),
-        "steps": steps,
-        "loss_curve": curve,
-        "wall_time_s": round(time.perf_counter() - start, 3),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
-    return TeachResult(taught, curve, record)
+    return steps, guard
 
 
 def _quiet_logs(trainer: Any, progress: bool) -> None:
