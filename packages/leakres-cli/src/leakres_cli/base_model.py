@@ -1,22 +1,23 @@
 """theta_p other than the pretrained model: ``--base tuned`` and ``--base taught`` (issue 36).
 
-* ``tuned``: the model is fine-tuned (unlearn-zoo's :func:`~unlearn_zoo.teach`) on worked examples
-  of every multi-hop type of the run, built by kg-qgen on ``--teach-source`` (default: the run's
-  own source) from facts **disjoint from every fact of every question of the run** (premises of
-  the multi-hop questions and of the single-hop pool: a superset of the forget facts, the retain
-  facts and every scored question's facts, which are chosen later, on the tuned model's answers).
-  SH questions of the reserve that rest on a fact of a worked example are dropped, so no fact the
-  model was trained on can become a forget or retain fact. It learns the answer form only.
+* ``tuned``: after the questions are built, the model is fine-tuned (unlearn-zoo's
+  :func:`~unlearn_zoo.teach`) on worked examples of every multi-hop type of the run, built by
+  kg-qgen on the run's own source from facts the run neither unlearns, retains nor scores
+  (:func:`leakres_cli.base_stage.protected_facts`); every question resting on a worked example's
+  fact is then dropped, so no fact the model was trained on can become a forget or retain fact or
+  sit in a scored question. It learns the answer form only. (With ``--teach-source`` the worked
+  examples come from that source and avoid every fact of the run's questions.)
 * ``taught``: the model is taught every fact of the run's source (``--teach-statements``
-  statements and two single-hop questions each, the aliases of their entities) plus the same
-  worked examples (made for ``--source fictional``: knowledge the model cannot have had). After
-  the forget facts are chosen, a **control** model is taught the same corpus without the forget
+  statements and one single-hop question each, the aliases of their entities) plus worked
+  examples from ``--teach-source`` (facts stated once each); made for ``--source fictional``,
+  knowledge the model cannot have had. After the forget facts are chosen, a **control** model is taught the same corpus without the forget
   facts' statements and questions and answers the scored questions: its per-type accuracy, beside
   the taught model's, shows how much of a multi-hop answer comes from the taught fact.
 
 The taught weights are cached under ``OUT/cache/base-model/<key>/`` (``model.safetensors``,
-``teach.json``: the teaching record, ``corpus.jsonl``: the examples taught), the key a hash of the pretrained weights' digest, the sources, the teaching settings, the
-corpus' digest and the seed: a rerun or a resumed run loads them instead of training.
+``teach.json``: the teaching record, ``corpus.jsonl``: the examples taught), the key a hash of
+the pretrained weights' digest, the sources, the teaching settings, the corpus' digest and the
+seed: a rerun or a resumed run loads them instead of training.
 """
 
 from __future__ import annotations

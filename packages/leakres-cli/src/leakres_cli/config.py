@@ -114,7 +114,7 @@ class RunConfig:
             run's metrics at the end. Not part of the cell fingerprint.
         base: theta_p, the model the run unlearns: ``pretrained`` (the model as loaded),
             ``tuned`` (fine-tuned first on worked examples of every multi-hop type built on
-            facts disjoint from every question of the run: the answer form, no scored fact) or
+            facts the run neither unlearns, retains nor scores: the answer form) or
             ``taught`` (taught every fact of the source, several statements each, plus those
             worked examples; for ``--source fictional``; a control model taught the same without
             the forget facts' statements answers the scored questions beside it).
