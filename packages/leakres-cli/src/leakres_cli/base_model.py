@@ -10,8 +10,9 @@
 * ``taught``: the model is taught every fact of the run's source (``--teach-statements``
   statements and one single-hop question each, the aliases of their entities) plus worked
   examples from ``--teach-source`` (facts stated once each); made for ``--source fictional``,
-  knowledge the model cannot have had. After the forget facts are chosen, a **control** model is taught the same corpus without the forget
-  facts' statements and questions and answers the scored questions: its per-type accuracy, beside
+  knowledge the model cannot have had. After the forget facts are chosen, a **control** model is
+  taught the same corpus without the forget facts' statements and questions and answers the
+  scored questions: its per-type accuracy, beside
   the taught model's, shows how much of a multi-hop answer comes from the taught fact.
 
 The taught weights are cached under ``OUT/cache/base-model/<key>/`` (``model.safetensors``,
