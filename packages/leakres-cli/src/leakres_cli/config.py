@@ -118,6 +118,19 @@ class RunConfig:
             (offline unless $WANDB_MODE says otherwise) or mlflow ($MLFLOW_TRACKING_URI, default
             OUT/tracking/mlruns): each method's training curve (the trainer's report_to) and the
             run's metrics at the end. Not part of the cell fingerprint.
+        base: theta_p, the model the run unlearns: ``pretrained`` (the model as loaded),
+            ``tuned`` (fine-tuned first on worked examples of every multi-hop type built on
+            facts the run neither unlearns, retains nor scores: the answer form) or
+            ``taught`` (taught every fact of the source, several statements each, plus those
+            worked examples; for ``--source fictional``; a control model taught the same without
+            the forget facts' statements answers the scored questions beside it).
+        teach_source: knowledge source of the worked examples of ``--base tuned|taught`` (kg-qgen
+            name, e.g. ``fictional``); unset: the run's own source.
+        teach_examples: worked examples per multi-hop type (``--base tuned|taught``).
+        teach_statements: statements taught per fact (``--base taught``), besides two
+            single-hop questions.
+        teach_epochs: epochs of the teaching fine-tune (``--base tuned|taught``).
+        teach_lr: learning rate of the teaching fine-tune (``--base tuned|taught``).
     """
 
     model: str = "smollm2-135m-instruct"
@@ -156,6 +169,12 @@ class RunConfig:
     judge_required: bool = False
     save_models: bool = False
     report_to: str = "none"
+    base: str = "pretrained"
+    teach_source: str | None = None
+    teach_examples: int = 30
+    teach_statements: int = 3
+    teach_epochs: float = 2.0
+    teach_lr: float = 2e-4
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -164,12 +183,24 @@ class RunConfig:
         """The fields that determine the numbers: cells are keyed on these (results.json's ``config``).
 
         ``allow_fewer`` is left out so that a run stopped for too few known facts can be rerun with
-        ``--allow-fewer`` and reuse the base model's answers instead of recomputing them.
+        ``--allow-fewer`` and reuse the base model's answers instead of recomputing them. With
+        ``base`` pretrained the teaching fields are left out too: they change nothing, and a
+        pretrained run keeps the fingerprint (and results.json) it had before they existed.
         """
-        return {k: v for k, v in self.to_dict().items() if k not in RUN_CONTROL_FIELDS}
+        skip = RUN_CONTROL_FIELDS + (TEACH_FIELDS if self.base == "pretrained" else ())
+        return {k: v for k, v in self.to_dict().items() if k not in skip}
 
 
 RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to", "judge_timeout", "judge_retries")
+#: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
+TEACH_FIELDS = (
+    "base",
+    "teach_source",
+    "teach_examples",
+    "teach_statements",
+    "teach_epochs",
+    "teach_lr",
+)
 #: the trackers of ``--report-to`` (unlearn_zoo.tracking.REPORT_TO, without importing unlearn-zoo)
 REPORT_TO = ("none", "tensorboard", "wandb", "mlflow")
 
@@ -186,6 +217,26 @@ FULL_BBH_LIMIT = 5
 # After kg-qgen's KB audit (172 of 289 known) 200 gives DS 39 to HS 63 (README, open).
 # tests/test_preset_sizes.py.
 TYPES_PER_TYPE = 200
+
+# The `tuned` and `taught` presets (issue 36; leakres-cli README, "Base models"). `tuned`: worked
+# examples on built-in facts outside the run's forget/retain/scored facts (base_stage.py); worked
+# examples on fictitious facts teach a real-knowledge model to answer with invented names (measured:
+# it then knew 5 of 289 built-in facts). `taught`: worked examples from a small fictitious KB of
+# another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
+# the run. The taught KB: kg-qgen's fictional source at its small size (145 facts; all seven
+# types reach 40 scored questions only with more persons, cities and aliases,
+# "small,persons=40,cities_per_country=3,alias_share=0.8", whose corpus is a third larger). Its
+# teaching settings are the ones that fit a CPU at all (one epoch: 66 steps, 13 min loaded) and
+# they do not teach the facts (8 of 145 known after it): the preset runs end to end and shows the
+# control mechanism; knowing the facts needs more epochs, i.e. a GPU (README, "Base models").
+TEACH_SOURCE = "fictional:small,seed=1"
+# measured (README): 24 per type (the source has 4 MP and 2 MT disjoint ones), lr 1e-4, 2 epochs:
+# 90 examples, 24 steps, 230 s on the loaded 2-core machine; every type's base accuracy then has
+# its 95% CI above chance (12 per type left DS and MT at chance).
+TUNED_EXAMPLES = 24
+TUNED_LR = 1e-4
+TAUGHT_KB = "small"
+TAUGHT_PER_TYPE = 200
 
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -210,6 +261,36 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "bbh_tasks": FULL_BBH_TASKS,
             "bbh_limit": FULL_BBH_LIMIT,
             "bbh_cot": False,
+        },
+    ),
+    "tuned": (
+        "the types preset on a tuned base model: SmolLM2 first fine-tuned on worked examples of "
+        "every type built on built-in facts the run neither unlearns, retains nor scores",
+        {
+            "types": ALL_TYPES,
+            "per_type": TYPES_PER_TYPE,
+            "base": "tuned",
+            "teach_examples": TUNED_EXAMPLES,
+            "teach_lr": TUNED_LR,
+        },
+    ),
+    "taught": (
+        "all seven types on a small fictitious knowledge base the model is taught first (every "
+        "fact, several statements each, plus worked examples), with a control model taught it "
+        "without the forget facts",
+        {
+            "types": ALL_TYPES,
+            "source": "fictional",
+            "source_path": TAUGHT_KB,
+            "per_type": TAUGHT_PER_TYPE,
+            "base": "taught",
+            "teach_source": TEACH_SOURCE,
+            "teach_examples": 8,
+            "teach_statements": 1,
+            "teach_epochs": 1.0,
+            "teach_lr": 3e-4,
+            # one epoch on CPU teaches too few facts for 48 + 24 (README): run on what is known
+            "allow_fewer": True,
         },
     ),
     "paper": (

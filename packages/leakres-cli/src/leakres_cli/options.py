@@ -65,6 +65,11 @@ EXTRA: dict[str, Extra] = {
     "engine": Extra(type=click.Choice(ENGINES)),
     "engine_prompts": Extra(type=click.Choice(PROMPT_MODES)),
     "report_to": Extra(type=click.Choice(REPORT_TO), default_help="default: none"),
+    "base": Extra(type=click.Choice(("pretrained", "tuned", "taught"))),
+    "teach_examples": Extra(type=click.IntRange(0, MAX_QUESTIONS)),
+    "teach_statements": Extra(type=click.IntRange(0, 100)),
+    "teach_epochs": Extra(type=click.FloatRange(0, 1000, min_open=True)),
+    "teach_lr": Extra(type=click.FloatRange(0, 1, min_open=True)),
 }
 
 #: RunConfig fields that are options of `leakres run`, in --help order
@@ -100,6 +105,12 @@ RUN_FIELDS = (
     "engine_cmd",
     "engine_prompts",
     "dtype",
+    "base",
+    "teach_source",
+    "teach_examples",
+    "teach_statements",
+    "teach_epochs",
+    "teach_lr",
 )
 
 

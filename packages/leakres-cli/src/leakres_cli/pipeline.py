@@ -98,6 +98,13 @@ class Benchmark:
             self.generation.register(self._model, "base", self.model_path)  # served from its path
         return self._model, self._tokenizer
 
+    def replace_model(self, model: Any) -> None:
+        """Make ``model`` the run's base model theta_p (``--base tuned|taught``: the taught copy)."""
+        self.model()
+        self.generation.release(self._model)
+        self._model = model
+        self.generation.register(model, "base")
+
     def weights_record(self) -> dict[str, Any]:
         """``{role: digest}`` of the models whose weights the cells depend on (results.json's
         ``weights``): here the base model; the unlearned ones are trained from it by the run."""
@@ -217,9 +224,12 @@ class Benchmark:
         with self.timer.stage("questions"):
             data = self.build_questions()
         advance(bar, f"{len(data['questions'])} questions {data['counts']}")
+        base_model = self._teach_base(data)
         with self.timer.stage("base_evaluation"):
             base = self.base_evaluation(data["questions"], data.get("sh_reserve", []))
         chosen = selection(cfg, data, base)
+        if cfg.base == "taught":
+            base_model["control"] = self._control(data, chosen, base)
         if cfg.save_models:  # `leakres eval` inputs that reproduce this run (external.py)
             from .run_facts import save_run_facts
 
@@ -243,7 +253,7 @@ class Benchmark:
         run_info = {"model_path": self.model_path, "decoding": self.decoding(), "bbh": bbh_data}
         run_info["profile"] = self.timer.totals(counted)  # wall/CPU s, tokens, steps per stage
         run_info["hardware"] = hardware_record(cfg.dtype)  # CPU, its bf16 features, the dtype
-        return results_record(
+        record = results_record(
             cfg,
             questions_cell=data,
             base=base,
@@ -252,9 +262,35 @@ class Benchmark:
             methods=methods,
             judges=judges,
         )
+        if base_model is not None:  # a pretrained run's results.json is what it was before
+            record["base_model"] = base_model
+        return record
+
+    def _teach_base(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """``--base tuned|taught``: theta_p taught (or loaded from the run's cache) before the
+        base evaluation (:mod:`.base_stage`); None for the pretrained model."""
+        if self.cfg.base == "pretrained":
+            return None
+        from .base_stage import prepare_base
+
+        with self.timer.stage("teaching"):
+            return prepare_base(self, data, (self.store.weights() or {})["base"].get("sha256"))
+
+    def _control(self, data: dict[str, Any], chosen: Selection, base: dict[str, Any]) -> dict:
+        """``--base taught``: the control model's per-type accuracy on the scored questions."""
+        from .base_stage import control_record, control_stage
+
+        digest = (self.store.weights() or {})["base"].get("sha256")
+        with self.timer.stage("teaching:control"):
+            cell = control_stage(self, data, chosen.scored, digest)
+        boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
+        return control_record(cell, chosen.scored, base, boot)
 
     def _preflight(self) -> None:
         """What can fail before any model work: the attacks' token budget, the judges' endpoints."""
+        from .base_model import check_base
+
+        check_base(self.cfg)
         conflicts = attacking.attack_decoding_conflicts(self.cfg)
         if conflicts:
             raise LeakresError(

@@ -36,6 +36,12 @@ def ignored_options(cfg: RunConfig, given: dict[str, Any]) -> list[str]:
     return problems
 
 
+#: sources whose --input is a specification, not a file (kg-qgen's ``fictional``: a size name and
+#: ``key=value`` pairs, e.g. ``small,seed=1``), and the sources that need no --input at all
+SPEC_SOURCES = ("fictional",)
+INPUT_OPTIONAL = ("builtin", *SPEC_SOURCES)
+
+
 def askable_facts(cfg: RunConfig, *, download: bool = True) -> int | None:
     """Single-hop questions the knowledge source yields (each is a fact the run may ask); loads
     the source, so a missing or malformed input is a one-line LeakresError here. None: the input
@@ -44,11 +50,13 @@ def askable_facts(cfg: RunConfig, *, download: bool = True) -> int | None:
     import kg_qgen
     from kg_qgen.errors import KgQgenError
 
-    if cfg.source != "builtin" and not cfg.source_path:  # worded as `plan`'s own check
+    if cfg.source not in INPUT_OPTIONAL and not cfg.source_path:  # worded as `plan`'s own check
         raise LeakresError(
             f"source {cfg.source} needs --input (a file, or a canonical MQuAKE name)"
         )
-    if cfg.source_path and not Path(cfg.source_path).expanduser().exists():
+    if cfg.source in SPEC_SOURCES:
+        pass  # --input is a spec ("small,seed=1"): kg-qgen's loader checks it below
+    elif cfg.source_path and not Path(cfg.source_path).expanduser().exists():
         from kg_qgen.sources.mquake import cache_path_for, resolve_url
 
         url = resolve_url(cfg.source_path) if cfg.source == "mquake" else None

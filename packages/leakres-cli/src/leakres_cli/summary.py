@@ -61,6 +61,38 @@ def _first_lines(results: dict[str, Any]) -> list[str]:
     return [part for line in lines for part in (line, "")]  # a paragraph each
 
 
+def _base_model_line(block: dict[str, Any] | None) -> list[str]:
+    """One paragraph for ``--base tuned|taught``: what theta_p was taught, and the control."""
+    if not block:
+        return []
+    corpus, training, cache = block["corpus"], block["training"], block["cache"]
+    kinds = ", ".join(f"{k} {v}" for k, v in corpus["counts"].items())
+    line = (
+        f"**Base model theta_p: {block['kind']}**: fine-tuned on {corpus['n_examples']} examples "
+        f"({kinds}; worked examples from `{corpus['teach_source']}`, on no fact the run "
+        f"unlearns, retains or scores), {training['steps']} steps, lr {block['settings']['lr']}, "
+        f"{block['settings']['epochs']} epochs; "
+        + (
+            "loaded from the run's cache."
+            if cache.get("hit")
+            else f"{training['wall_time_s']:.0f} s."
+        )
+    )
+    control = block.get("control")
+    if control:
+        per = control["per_type"]
+        line += (
+            " **Control** (taught without the forget facts' statements), accuracy on the scored "
+            "questions, control vs taught: "
+            + "; ".join(
+                f"{t} {_pct(v['acc_control'])} vs {_pct(v['acc_taught'])} (chance {_chance(v['chance'])})"
+                for t, v in per.items()
+            )
+            + "."
+        )
+    return [line, ""]
+
+
 def _set_by(m: dict[str, Any]) -> str:
     cells = m.get("robustness_set_by")
     if not cells:
@@ -124,6 +156,7 @@ def _header(results: dict[str, Any]) -> list[str]:
         f"Model `{cfg['model']}` · source `{cfg['source']}` · methods {', '.join(cfg['methods'])} · "
         f"attacks {', '.join(cfg['attacks'])} · judge `{cfg['judge']}` · seed {cfg['seed']}",
         "",
+        *_base_model_line(results.get("base_model")),
         f"Questions built: {ds['counts']}; the base model knew {ds['n_single_hop_known']} of "
         f"{ds['n_single_hop_asked']} single-hop facts; {len(results['forget_facts'])} forget and "
         f"{len(results['retain_facts'])} retain facts; scored questions per type: {results['scored_questions']}.",

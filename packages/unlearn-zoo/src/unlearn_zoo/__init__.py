@@ -23,6 +23,7 @@ from unlearn_zoo.registry import (
     list_unlearners,
 )
 from unlearn_zoo.run_types import MethodNeeds
+from unlearn_zoo.teaching import TeachResult, TeachSettings, teach
 from unlearn_zoo.tracking import REPORT_TO, Tracking
 from unlearn_zoo.version import __version__
 
@@ -31,6 +32,8 @@ __all__ = [
     "REPORT_TO",
     "MethodNeeds",
     "Step",
+    "TeachResult",
+    "TeachSettings",
     "Tracking",
     "UnknownNameError",
     "UnlearnConfig",
@@ -48,4 +51,5 @@ __all__ = [
     "load_unlearned",
     "save_unlearned",
     "size_tier",
+    "teach",
 ]

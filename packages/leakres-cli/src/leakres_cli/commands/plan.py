@@ -256,6 +256,9 @@ def _check_source(cfg: RunConfig, notes: list[str]) -> list[str]:
     if cfg.source == "builtin":
         notes.append("source builtin: the knowledge base shipped in kg-qgen")
         return []
+    if cfg.source == "fictional":  # preflight.SPEC_SOURCES: --input is a spec, not a file
+        notes.append(f"source fictional: a seeded fictitious KB ({cfg.source_path or 'default'})")
+        return []
     if not cfg.source_path:
         return [f"source {cfg.source} needs --input (a file, or a canonical MQuAKE name)"]
     path = Path(cfg.source_path).expanduser()
