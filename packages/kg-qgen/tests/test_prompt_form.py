@@ -118,7 +118,9 @@ def test_hf_export_rows_carry_instruction_and_prompt(set_dir: Path, tmp_path: Pa
     for form in ("answer-form", "bare"):
         out = export_hf(set_dir, tmp_path / form, prompt_form=form)
         rows = list(datasets.load_from_disk(str(out))["MT"])
-        assert rows and all(r["instruction"] == "Answer with the correct option only." for r in rows)
+        assert rows and all(
+            r["instruction"] == "Answer with the correct option only." for r in rows
+        )
         assert [r["prompt"] for r in rows] == [kg_qgen.render_prompt(r, form) for r in rows]
         assert f"prompt form `{form}`" in (out / "README.md").read_text()
 

@@ -98,6 +98,7 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
 
 def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
     import torch
+    from kg_qgen import render_prompt
     from leakres_cli.answering import answer_end_kwargs
     from leakres_cli.models import load_model
     from leakres_cli.unlearning import unlearn_examples
@@ -175,8 +176,9 @@ def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Pat
     assert type(peft_model).__name__ == "PeftModelForCausalLM"
     ids = list(answers)
     by_id = {q["id"]: q for q in questions}
+    form = got["config"]["prompt_form"]  # the run's prompts: kg-qgen renders them
     direct = generate(
-        peft_model, tokenizer, [by_id[i]["question"] for i in ids], max_new_tokens=8,
+        peft_model, tokenizer, [render_prompt(by_id[i], form) for i in ids], max_new_tokens=8,
         batch_size=64, seed=0, stop=(), chat_template=True, progress=False,
         **answer_end_kwargs(),  # the run's protocol: stop at the end of the committed answer
     )  # fmt: skip
