@@ -15,18 +15,13 @@ from typing import Any
 
 import click
 
-from leakres_cli.commands.run import (
-    _parse_overrides,
-    _remove_unused,
-    _seed_everything,
-    _validate_names,
-    _write_outputs,
-    remove_partial_writes,
-)
 from leakres_cli.config.options import config_options
+from leakres_cli.config.overrides import parse_overrides
+from leakres_cli.config.preflight import validate_names
 from leakres_cli.config.run_config import preset_config
 from leakres_cli.errors import LeakresError
-from leakres_cli.scale.lock import RunLock
+from leakres_cli.outputs.write import remove_partial_writes, seed_everything, write_outputs
+from leakres_cli.scale.lock import RunLock, remove_unused
 
 #: RunConfig fields that mean the same in `eval` as in `run` (no --methods, --n-forget, --model)
 EVAL_FIELDS = (
@@ -177,7 +172,7 @@ def eval_command(**params: Any) -> None:
     # paths, then the facts the source can ask: seconds, before any model or endpoint work
     _check_black_box_options(inputs, cfg, adapter, contact=False)  # option combinations
     preflight(cfg, inputs, is_checkpoint, check_only=params["check_only"])
-    _validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
+    validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
     _check_black_box_options(inputs, cfg, adapter)
     model_path = resolve_model(cfg.model) if inputs.base_endpoint is None else None
     created = check_writable_dir(out_dir)
@@ -190,7 +185,7 @@ def eval_command(**params: Any) -> None:
 
             shutil.rmtree(out_dir / "cells")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        _seed_everything(cfg.seed)
+        seed_everything(cfg.seed)
         bench = ExternalBenchmark(cfg, out_dir, inputs, progress=not params["quiet"])
         results = _run_reporting_endpoint_errors(bench)
         if results.get("model_path") is None:
@@ -200,7 +195,7 @@ def eval_command(**params: Any) -> None:
         _write(results, out_dir)
     finally:
         lock.release()
-        _remove_unused(out_dir, created)
+        remove_unused(out_dir, created)
 
 
 def _eval_inputs(params: dict[str, Any]) -> Any:
@@ -316,10 +311,10 @@ def build_eval_config(
     unlearn-zoo name)."""
     cfg = preset_config("smoke", **options)
     cfg.models = ()
-    _, attack_over = _parse_overrides(overrides, (), cfg.attacks)
+    _, attack_over = parse_overrides(overrides, (), cfg.attacks)
     cfg.attack_overrides = {a: attack_over[a] for a in sorted(attack_over)}
     if validate:
-        _validate_names(dataclasses.replace(cfg, methods=()))
+        validate_names(dataclasses.replace(cfg, methods=()))
     return cfg
 
 
@@ -348,7 +343,7 @@ def _write(results: dict[str, Any], out_dir: Path) -> None:
 
     results["config"] = redact_config(results["config"])
     text = render(results) + _eval_notes(results["eval"])
-    written = _write_outputs(results, text, out_dir)
+    written = write_outputs(results, text, out_dir)
     click.echo(text)
     click.echo(
         f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 import click
 
 from leakres_cli.config.options import RUN_FIELDS, config_options, config_values
+from leakres_cli.config.overrides import parse_overrides
 from leakres_cli.config.preflight import validate_names as _validate_names
 from leakres_cli.config.run_config import PRESETS, RunConfig, preset_config
 from leakres_cli.errors import LeakresError
@@ -18,11 +18,11 @@ from leakres_cli.outputs.write import STAGING_PREFIX, remove_partial_writes
 from leakres_cli.outputs.write import seed_everything as _seed_everything
 from leakres_cli.outputs.write import write_outputs as _write_outputs
 from leakres_cli.scale.executors import EXECUTORS
-from leakres_cli.scale.lock import LOCK_NAME, RunLock, cell_lock_name
+from leakres_cli.scale.lock import RunLock, cell_lock_name, remove_unused
 from leakres_cli.scale.store import check_writable_dir
 
 # Moved to leakres_cli.outputs.write (the library entry point writes them too); the old names stay
-# importable from here for `leakres eval` and the tests.
+# importable from here for the tests.
 __all__ = [
     "PREFLIGHT_GIVEN",
     "STAGING_PREFIX",
@@ -202,7 +202,7 @@ def run_command(**params: Any) -> None:
         for lock in reversed(locks):
             lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
-        _remove_unused(out_dir, created, locks[-1].path.name)
+        remove_unused(out_dir, created, locks[-1].path.name)
 
 
 def _run_locks(out_dir: Path, chosen: Any) -> list[RunLock]:
@@ -288,7 +288,7 @@ def build_config(
     cfg = preset_config(preset, **options)
     if options.get("model") is not None:
         cfg.models = ()  # --model replaces a multi-model preset's grid
-    method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
+    method_over, attack_over = parse_overrides(overrides, cfg.methods, cfg.attacks)
     from leakres_cli.tune.tuning import load_method_config
 
     tuned = load_method_config(method_configs, cfg.methods) if method_configs else {}
@@ -319,50 +319,3 @@ def _execute(
         f"Wrote {done.results_json}, {done.summary_md} and {len(done.tables)} table/plot files"
     )
     click.echo(f"Wrote {done.report_html} (open it in a browser)")
-
-
-def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NAME) -> None:
-    """Remove the directories this run created if nothing but its lock file went into them."""
-    if created is None or not out_dir.is_dir():
-        return
-    empty_dirs = {p.name for p in out_dir.iterdir() if p.is_dir() and not any(p.iterdir())}
-    if {p.name for p in out_dir.iterdir()} - {lock_name, LOCK_NAME} - empty_dirs:
-        return  # work started: keep everything (a rerun resumes from it)
-    for name in empty_dirs:  # e.g. the llm judge's judge-cache/, made before its endpoint failed
-        (out_dir / name).rmdir()
-    for name in {lock_name, LOCK_NAME}:  # a --cell job's own lock and the run lock it shared
-        (out_dir / name).unlink(missing_ok=True)
-    for directory in (out_dir, *out_dir.parents):
-        try:
-            directory.rmdir()
-        except OSError:
-            break
-        if directory == created:
-            break
-
-
-def _parse_value(raw: str) -> object:
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, too deeply nested, a 5000-digit int: a string
-        return raw
-
-
-def _parse_overrides(items: tuple[str, ...], methods: tuple[str, ...], attacks: tuple[str, ...]):
-    method_over: dict[str, dict] = {}
-    attack_over: dict[str, dict] = {}
-    for item in items:
-        if "=" not in item or "." not in item.split("=", 1)[0]:
-            raise LeakresError(f"--set expects NAME.FIELD=VALUE, got '{item}'")
-        key, raw = item.split("=", 1)
-        name, fld = key.split(".", 1)
-        if name in methods:
-            method_over.setdefault(name, {})[fld] = _parse_value(raw)
-        elif name in attacks:
-            attack_over.setdefault(name, {})[fld] = _parse_value(raw)
-        else:
-            raise LeakresError(
-                f"--set {item}: '{name}' is neither a selected method ({', '.join(methods)}) "
-                f"nor a selected attack ({', '.join(attacks)})"
-            )
-    return method_over, attack_over

@@ -8,10 +8,10 @@ from typing import Any
 
 import click
 
-from leakres_cli.commands.run import _seed_everything
 from leakres_cli.config.options import config_options, config_values
 from leakres_cli.config.run_config import PRESETS, preset_config
 from leakres_cli.errors import LeakresError
+from leakres_cli.outputs.write import seed_everything as _seed_everything
 from leakres_cli.scale.store import check_writable_dir, write_json_atomic, write_text_atomic
 from leakres_cli.tune.tuning import RULE, VALIDATION_RULE
 

@@ -106,3 +106,23 @@ def _describe_holder(fd: int) -> str:
         return f"pid {int(info['pid'])} on host {info['host']} since {info['started']}"
     except (OSError, ValueError, KeyError, TypeError):
         return "holder unknown: `leakres run --cell` jobs, or a run writing the lock file"
+
+
+def remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NAME) -> None:
+    """Remove the directories this run created if nothing but its lock file went into them."""
+    if created is None or not out_dir.is_dir():
+        return
+    empty_dirs = {p.name for p in out_dir.iterdir() if p.is_dir() and not any(p.iterdir())}
+    if {p.name for p in out_dir.iterdir()} - {lock_name, LOCK_NAME} - empty_dirs:
+        return  # work started: keep everything (a rerun resumes from it)
+    for name in empty_dirs:  # e.g. the llm judge's judge-cache/, made before its endpoint failed
+        (out_dir / name).rmdir()
+    for name in {lock_name, LOCK_NAME}:  # a --cell job's own lock and the run lock it shared
+        (out_dir / name).unlink(missing_ok=True)
+    for directory in (out_dir, *out_dir.parents):
+        try:
+            directory.rmdir()
+        except OSError:
+            break
+        if directory == created:
+            break
