@@ -4,5 +4,5 @@ report (``report/``), experiment trackers (``tracking``), the Hub push (``hub``)
 ``leakres eval`` reproduce a run (``run_facts``).
 
 May import: ``config``, ``scale`` (the store), ``models`` (weights), the CLI's top-level helpers and
-leak-metrics. Never ``stages``' model code nor ``commands``.
+leak-metrics. Never ``stages`` nor ``commands``.
 """

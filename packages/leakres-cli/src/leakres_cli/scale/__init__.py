@@ -3,5 +3,6 @@
 the one-run-per-directory lock (``lock``) and the atomic, resumable stage store (``store``).
 
 May import: ``config``, ``models`` (engines, weights), the CLI's top-level helpers and the four
-libraries. Never ``stages``, ``outputs`` nor ``commands``.
+libraries; ``stages`` only where a grid cell runs the pipeline or checks its judges (``grid``, inside
+functions). Never ``outputs`` nor ``commands``.
 """

@@ -4,6 +4,6 @@
 (``attacking``), scoring (``scoring``, ``results``), BBH, and ``pipeline`` that runs them in order.
 
 May import: ``config``, ``models``, ``scale`` (the stage store and cells), the CLI's top-level helpers
-(``errors``, ``redact``, ``records``, ``progress``) and the four libraries. Never ``outputs`` (except
-the results assembly) nor ``commands``.
+(``errors``, ``redact``, ``records``, ``progress``) and the four libraries; from ``outputs`` only what
+the run writes at its end (``schema``'s version, ``tracking``, ``run_facts``). Never ``commands``.
 """
