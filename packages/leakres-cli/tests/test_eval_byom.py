@@ -79,6 +79,12 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     run_eval = json.loads((run / "cells" / "ga" / "eval.json").read_text())["payload"]
     byom_eval = json.loads((out / "cells" / "ga" / "eval.json").read_text())["payload"]
     assert byom_eval["answers"] == run_eval["answers"]
+    # issue 37 item 2: `run` and `eval` score through the same stage code, so the same model gets
+    # the same per-item verdicts, question by question (evaluation and the attack's recoveries)
+    assert run_eval["correct"] and byom_eval["correct"] == run_eval["correct"]
+    run_attack = json.loads((run / "cells" / "ga" / "attack-probab.json").read_text())["payload"]
+    byom_attack = json.loads((out / "cells" / "ga" / "attack-probab.json").read_text())["payload"]
+    assert byom_attack["recovered"] == run_attack["recovered"]
     assert got["eval"]["unlearned"]["kind"] == "model"
     assert got["eval"]["facts_excluded"] == []
     assert (out / "summary.md").read_text().count("## Bring your own model") == 1
