@@ -252,7 +252,7 @@ def tie_gap(
 def resolve_model(name: str | None) -> str:
     if name:
         return name
-    from leakres_cli.models import resolve_model as resolve
+    from leakres_cli.models.catalog import resolve_model as resolve
 
     return resolve("smollm2-135m-instruct")
 

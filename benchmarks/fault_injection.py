@@ -537,7 +537,7 @@ def child(argv: list[str]) -> None:
 
 
 def _inject_enospc(after: int) -> None:
-    from leakres_cli import store
+    from leakres_cli.scale import store
 
     real = store._write_atomic
     count = 0
@@ -558,7 +558,7 @@ def _inject_enospc(after: int) -> None:
 
 
 def _shorten_judge_timeout(timeout_s: float, retries: int | None) -> None:
-    from leakres_cli.pipeline import Benchmark
+    from leakres_cli.stages.pipeline import Benchmark
 
     real = Benchmark.get_judge
 

@@ -42,8 +42,8 @@ CANDIDATES = {
 def questions_by_type(n: int, seed: int, skip: int) -> dict[str, list[dict[str, Any]]]:
     """``n`` seeded questions per type of the `types` preset's set, after the first ``skip`` of
     the same seeded order (the wording choice uses the slice after the reported one)."""
-    from leakres_cli.config import preset_config
-    from leakres_cli.questions import build_questions
+    from leakres_cli.config.run_config import preset_config
+    from leakres_cli.stages.questions import build_questions
 
     cfg = preset_config("types")
     by_type: dict[str, list[dict[str, Any]]] = {}
@@ -87,7 +87,7 @@ def names_a_candidate(q: dict[str, Any], committed: str, names: list[str]) -> bo
 
 
 def answer(model: Any, tokenizer: Any, prompts: list[str], max_new_tokens: int) -> list[str]:
-    from leakres_cli.answering import answer_end_kwargs
+    from leakres_cli.stages.answering import answer_end_kwargs
     from recover_attacks import generate
 
     out = generate(
@@ -99,7 +99,7 @@ def answer(model: Any, tokenizer: Any, prompts: list[str], max_new_tokens: int) 
 
 def judge(questions: list[dict[str, Any]], responses: list[str]) -> list[bool | None]:
     from leak_metrics import get_judge, judge_any
-    from leakres_cli.judging import judge_record
+    from leakres_cli.stages.judging import judge_record
 
     items = [judge_record(q, [r]) for q, r in zip(questions, responses, strict=True)]
     return [v.correct for v in judge_any(get_judge("alias"), items)]
@@ -230,7 +230,7 @@ def main() -> None:
         rows = [json.loads(line) for path in args.load for line in path.read_text().splitlines()]
     else:
         import torch
-        from leakres_cli.models import load_model
+        from leakres_cli.models.catalog import load_model
 
         print(f"CPU: {platform.processor() or platform.machine()}, torch threads "
               f"{torch.get_num_threads()}, float32")  # fmt: skip

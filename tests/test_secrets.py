@@ -16,7 +16,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from leakres_cli.main import cli
-from leakres_cli.store import FILE_MODE
+from leakres_cli.scale.store import FILE_MODE
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))

@@ -119,9 +119,9 @@ def test_question_type_lists_agree() -> None:
     from leak_metrics.metrics import MULTI_HOP_TYPES
     from leak_metrics.metrics import QUESTION_TYPES as METRIC_TYPES
     from leak_metrics.report.tables import TYPE_ORDER
-    from leakres_cli.config import ALL_TYPES, multi_hop_types
-    from leakres_cli.config import MULTI_HOP_TYPES as CLI_MULTI_HOP
-    from leakres_cli.report.view import TYPE_ORDER as VIEW_ORDER
+    from leakres_cli.config.run_config import ALL_TYPES, multi_hop_types
+    from leakres_cli.config.run_config import MULTI_HOP_TYPES as CLI_MULTI_HOP
+    from leakres_cli.outputs.report.view import TYPE_ORDER as VIEW_ORDER
 
     assert QUESTION_TYPES == ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
     assert tuple(question_type_codes()[: len(QUESTION_TYPES)]) == QUESTION_TYPES
@@ -135,7 +135,7 @@ def test_prompt_forms_agree() -> None:
     """The CLI's literal copy of kg-qgen's prompt forms, and the one rendering rule: recover-attacks
     (which cannot import kg-qgen) appends a record's instruction exactly as kg-qgen renders it."""
     from kg_qgen import PROMPT_FORMS, render_prompt, with_instructions
-    from leakres_cli.config import PROMPT_FORMS as CLI_FORMS
+    from leakres_cli.config.run_config import PROMPT_FORMS as CLI_FORMS
     from recover_attacks.generation import question_prompt
 
     assert CLI_FORMS == PROMPT_FORMS

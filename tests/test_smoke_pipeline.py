@@ -70,7 +70,7 @@ def test_smoke_run_end_to_end_and_resume(tmp_path: Path, model_cache: Path, monk
         assert rr["value"] is None
 
     # Resume: a rerun with the same options must not load the model, generate or train again.
-    from leakres_cli.pipeline import Benchmark
+    from leakres_cli.stages.pipeline import Benchmark
 
     def boom(*args, **kwargs):
         raise AssertionError("a finished cell was recomputed")

@@ -16,8 +16,8 @@ from importlib import resources
 import pytest
 import torch
 from leak_metrics import JudgeItem, committed_answer, get_judge
-from leakres_cli.answering import answer_end_kwargs
-from leakres_cli.models import load_model
+from leakres_cli.models.catalog import load_model
+from leakres_cli.stages.answering import answer_end_kwargs
 from recover_attacks import generate
 
 BUDGET = 24

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli.base_model import corpus_digest, question_facts
-from leakres_cli.config import PRESETS, preset_config
+from leakres_cli.config.run_config import PRESETS, preset_config
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
+from leakres_cli.outputs.schema import validate_results
 from leakres_cli.records import fact_key
-from leakres_cli.schema import validate_results
+from leakres_cli.stages.base_model import corpus_digest, question_facts
 
 TINY = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30", "--n-forget", "3",
@@ -112,7 +112,7 @@ def test_pretrained_keeps_its_fingerprint_and_the_presets_set_the_base() -> None
 
 
 def test_base_refuses_what_it_cannot_do(tmp_path: Path) -> None:
-    from leakres_cli.base_model import check_base
+    from leakres_cli.stages.base_model import check_base
 
     with pytest.raises(LeakresError, match="--engine local"):
         check_base(preset_config("smoke", base="tuned", engine="openai"))

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 from leakres_cli import evaluate
 from leakres_cli.main import cli
-from leakres_cli.schema import validate_results
+from leakres_cli.outputs.schema import validate_results
 from test_run_api import _without_wall_clock
 
 COMMON = ["--quiet", "--types", "SH,HS", "--sh-pool", "30", "--max-new-tokens", "8",
@@ -79,6 +79,12 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
     run_eval = json.loads((run / "cells" / "ga" / "eval.json").read_text())["payload"]
     byom_eval = json.loads((out / "cells" / "ga" / "eval.json").read_text())["payload"]
     assert byom_eval["answers"] == run_eval["answers"]
+    # issue 37 item 2: `run` and `eval` score through the same stage code, so the same model gets
+    # the same per-item verdicts, question by question (evaluation and the attack's recoveries)
+    assert run_eval["correct"] and byom_eval["correct"] == run_eval["correct"]
+    run_attack = json.loads((run / "cells" / "ga" / "attack-probab.json").read_text())["payload"]
+    byom_attack = json.loads((out / "cells" / "ga" / "attack-probab.json").read_text())["payload"]
+    assert byom_attack["recovered"] == run_attack["recovered"]
     assert got["eval"]["unlearned"]["kind"] == "model"
     assert got["eval"]["facts_excluded"] == []
     assert (out / "summary.md").read_text().count("## Bring your own model") == 1
@@ -99,9 +105,9 @@ def test_run_model_through_eval_gives_the_same_numbers(saved_run, tmp_path: Path
 def test_peft_adapter_and_facts_that_cannot_be_measured(saved_run, tmp_path: Path) -> None:
     import torch
     from kg_qgen import render_prompt
-    from leakres_cli.answering import answer_end_kwargs
-    from leakres_cli.models import load_model
-    from leakres_cli.unlearning import unlearn_examples
+    from leakres_cli.models.catalog import load_model
+    from leakres_cli.stages.answering import answer_end_kwargs
+    from leakres_cli.stages.unlearning import unlearn_examples
     from recover_attacks import generate
     from recover_attacks import load_model as load_checkpoint
     from unlearn_zoo import get_unlearner
@@ -214,7 +220,7 @@ def test_saved_models_pushed_to_the_hub_stand_in(saved_run, monkeypatch) -> None
 
 def test_facts_file_formats_and_errors(tmp_path: Path) -> None:
     from leakres_cli.errors import LeakresError
-    from leakres_cli.external import read_facts
+    from leakres_cli.models.external import read_facts
 
     good = tmp_path / "facts.jsonl"
     good.write_text(
@@ -242,8 +248,8 @@ def test_facts_file_formats_and_errors(tmp_path: Path) -> None:
 
 def test_questions_reach_the_facts_from_the_source_or_a_set(tmp_path: Path) -> None:
     import kg_qgen
-    from leakres_cli.config import RunConfig
-    from leakres_cli.external import EvalInputs, build_external_questions
+    from leakres_cli.config.run_config import RunConfig
+    from leakres_cli.models.external import EvalInputs, build_external_questions
 
     facts = [
         {"subject": "sumo", "relation": "country of origin", "object": "Japan"},
@@ -420,8 +426,8 @@ def test_black_box_base_with_the_unlearned_model_here(saved_run, tmp_path: Path)
     equal the in-process ones (greedy), so the forget set, FQ per type, RR of Probab (sampled
     in-process on the GA model, same seed) and utility are the run's to the last digit;
     FocusOnKey, which needs the base weights, is skipped and listed with the reason."""
-    from leakres_cli.black_box import BASE_REASON
-    from leakres_cli.models import resolve_model
+    from leakres_cli.models.black_box import BASE_REASON
+    from leakres_cli.models.catalog import resolve_model
 
     run, expected = saved_run
     base_path = resolve_model("smollm2-135m-instruct")
@@ -471,8 +477,8 @@ def test_both_models_black_box(
     with their reasons; BBH of both sides goes through the endpoints and judges every example as
     the in-process loop does. The API key and the URL's password are in no output."""
     from leak_metrics.bbh import evaluate_bbh
-    from leakres_cli.black_box import BASE_REASON, UNLEARNED_REASON
-    from leakres_cli.models import load_model, resolve_model
+    from leakres_cli.models.black_box import BASE_REASON, UNLEARNED_REASON
+    from leakres_cli.models.catalog import load_model, resolve_model
 
     api_key, password = "sk-byom2-test-key-0123456789", "hunter2-byom2"
     monkeypatch.setenv("OPENAI_API_KEY", api_key)

@@ -16,10 +16,10 @@ from pathlib import Path
 import kg_qgen
 import pytest
 from click.testing import CliRunner
+from leakres_cli.config.fact_check import FactIndex
 from leakres_cli.errors import LeakresError
-from leakres_cli.fact_check import FactIndex
 from leakres_cli.main import cli
-from leakres_cli.models import check_model, resolve_model
+from leakres_cli.models.catalog import check_model, resolve_model
 
 
 def _builtin_index() -> FactIndex:

@@ -36,7 +36,7 @@ def test_ray_cells_give_the_in_process_numbers(tmp_path: Path, monkeypatch) -> N
         local, remote = tmp_path / "local", tmp_path / "ray"
         first = CliRunner().invoke(cli, [*ARGS, "--out", str(local)], catch_exceptions=False)
         assert first.exit_code == 0, first.output
-        from leakres_cli.pipeline import Benchmark
+        from leakres_cli.stages.pipeline import Benchmark
 
         def boom(*args, **kwargs):
             raise AssertionError("the driver computed a cell: it should only collect")

@@ -3,7 +3,7 @@
 The Hugging Face Hub is not reachable from the test machines (and a test must not publish), so
 ``huggingface_hub.HfApi`` is replaced by a recorder that keeps every call. Checked here: the
 refusals before any work (no --save-models, offline, no token, a bad repository id: nothing is
-created or sent), and what :func:`leakres_cli.hub.push_models` sends (a private model repository,
+created or sent), and what :func:`leakres_cli.outputs.hub.push_models` sends (a private model repository,
 one upload per models folder, the token from huggingface_hub's rules and never printed). The push
 after a real run is in test_eval_byom.py (the run there saves its models)."""
 
@@ -15,8 +15,8 @@ from typing import ClassVar
 import huggingface_hub
 import pytest
 from click.testing import CliRunner
-from leakres_cli.hub import push_models
 from leakres_cli.main import cli
+from leakres_cli.outputs.hub import push_models
 
 SECRET = "hf_standin_secret_token_456"
 

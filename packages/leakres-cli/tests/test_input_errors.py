@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli import models
 from leakres_cli.main import cli
+from leakres_cli.models import catalog as models
 
 FIXTURE_RUN = Path(__file__).parent / "fixtures" / "run-smoke"
 
@@ -81,7 +81,7 @@ def no_model(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("a model was loaded before the input was refused")
 
     monkeypatch.setattr(models, "load_model", refuse, raising=False)
-    from leakres_cli import pipeline
+    from leakres_cli.stages import pipeline
 
     monkeypatch.setattr(pipeline.Benchmark, "model", property(refuse))
     monkeypatch.setenv("LEAKRES_API_KEY", SECRET + "-env")

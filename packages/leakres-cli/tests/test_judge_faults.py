@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
-from leakres_cli.config import RunConfig
-from leakres_cli.pipeline import Benchmark
+from leakres_cli.config.run_config import RunConfig
+from leakres_cli.stages.pipeline import Benchmark
 
 
 class _Scripted(BaseHTTPRequestHandler):

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from leak_metrics import get_judge
-from leakres_cli.store import payload_digest
+from leakres_cli.scale.store import payload_digest
 from test_scoring_chance import _run, _script
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli import pipeline
 from leakres_cli.main import cli
+from leakres_cli.stages import pipeline
 
 
 def _free_port() -> int:

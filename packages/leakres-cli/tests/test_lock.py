@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from leakres_cli.errors import LeakresError
-from leakres_cli.lock import LOCK_NAME, RunLock
 from leakres_cli.main import cli
+from leakres_cli.scale.lock import LOCK_NAME, RunLock
 
 # A separate process holds the lock, as a second `leakres run` would (flock is per open file).
 HOLDER = """
 import sys, time
 from pathlib import Path
-from leakres_cli.lock import RunLock
+from leakres_cli.scale.lock import RunLock
 RunLock(Path(sys.argv[1])).acquire()
 print("locked", flush=True)
 time.sleep(600)

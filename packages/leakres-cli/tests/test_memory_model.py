@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from leakres_cli.costs import KNOWN_MODELS, count_parameters
-from leakres_cli.memory import TrainingShape, one_device, plan_training, sharded
-from leakres_cli.models import resolve_model
+from leakres_cli.models.catalog import resolve_model
+from leakres_cli.scale.costs import KNOWN_MODELS, count_parameters
+from leakres_cli.scale.memory import TrainingShape, one_device, plan_training, sharded
 
 SMOL = KNOWN_MODELS["HuggingFaceTB/SmolLM2-135M-Instruct"]
 

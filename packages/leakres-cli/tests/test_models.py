@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from leakres_cli.errors import LeakresError
-from leakres_cli.models import MODELS, resolve_model
+from leakres_cli.models.catalog import MODELS, resolve_model
 
 
 def test_local_model_directory_is_used_as_is(tmp_path: Path) -> None:

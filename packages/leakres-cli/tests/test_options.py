@@ -1,4 +1,4 @@
-"""The run options of `leakres run`, `plan` and `tune` come from RunConfig (leakres_cli.options).
+"""The run options of `leakres run`, `plan` and `tune` come from RunConfig (leakres_cli.config.options).
 
 The expected option names and environment variables below are those of the hand-written options
 before the options were generated: a renamed field or a lost option shows up here.
@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from leakres_cli.config import RunConfig
+from leakres_cli.config.options import DOCS, attribute_docs
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.main import cli
-from leakres_cli.options import DOCS, attribute_docs
 
 
 def _flags(text: str) -> set[str]:
@@ -92,14 +92,14 @@ def test_attribute_docs_reads_continuation_lines_and_stops_at_the_section_end() 
 
         Attributes:
             alpha: first line
-                continued here (``literal``, :mod:`leakres_cli.options`).
+                continued here (``literal``, :mod:`leakres_cli.config.options`).
             beta: one line.
 
         Notes: not an attribute.
         """
 
     assert attribute_docs(Documented) == {
-        "alpha": "first line continued here (literal, leakres_cli.options).",
+        "alpha": "first line continued here (literal, leakres_cli.config.options).",
         "beta": "one line.",
     }
 

@@ -9,9 +9,9 @@ import stat
 from pathlib import Path
 
 import pytest
-from leakres_cli import paper_report
 from leakres_cli.commands import run as run_cmd
-from leakres_cli.store import FILE_MODE, write_text_atomic
+from leakres_cli.outputs import paper_report
+from leakres_cli.scale.store import FILE_MODE, write_text_atomic
 
 
 def _old_outputs(out: Path) -> None:
@@ -73,8 +73,8 @@ def test_partial_writes_of_a_killed_run_are_removed(tmp_path: Path) -> None:
 
 
 def test_disk_full_while_rendering_names_the_output_file(tmp_path: Path, monkeypatch) -> None:
-    from leakres_cli import store
     from leakres_cli.errors import LeakresError
+    from leakres_cli.scale import store
 
     _old_outputs(tmp_path)
     real = store._write_atomic

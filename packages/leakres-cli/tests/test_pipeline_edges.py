@@ -3,8 +3,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from leakres_cli.config import RunConfig
-from leakres_cli.pipeline import Benchmark
+from leakres_cli.config.run_config import RunConfig
+from leakres_cli.stages.pipeline import Benchmark
 from recover_attacks import get_attack
 
 
@@ -26,8 +26,8 @@ def test_attack_with_no_successfully_unlearned_item_records_the_attack_settings(
 
 def test_unlearned_model_trains_on_first_use_only_and_keeps_no_run(tmp_path) -> None:
     from leakres_cli.progress import StageTimer
-    from leakres_cli.store import CellStore, fingerprint
-    from leakres_cli.unlearning import UnlearnedModel
+    from leakres_cli.scale.store import CellStore, fingerprint
+    from leakres_cli.stages.unlearning import UnlearnedModel
 
     class Router:
         def __init__(self) -> None:
@@ -71,9 +71,9 @@ def test_bbh_without_a_data_dir_is_fetched_up_front_and_an_offline_failure_is_on
     """No --data-dir and no LEAKRES_DATA_DIR: leak-metrics downloads BBH; where that fails (offline)
     the run must stop in bbh_data, before any model work, with a LeakresError naming the fix."""
     import leak_metrics.bbh as bbh
-    from leakres_cli import bbh as bbh_stage
-    from leakres_cli.config import RunConfig
+    from leakres_cli.config.run_config import RunConfig
     from leakres_cli.errors import LeakresError
+    from leakres_cli.stages import bbh as bbh_stage
 
     def offline(task: str, **_: object) -> None:
         raise bbh.BBHDownloadError(f"https://example.invalid/{task}.json: download failed")

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from leakres_cli.main import cli
-from leakres_cli.pipeline import Benchmark
-from leakres_cli.store import payload_digest
+from leakres_cli.scale.store import payload_digest
+from leakres_cli.stages.pipeline import Benchmark
 
 BUDGET = 20  # neither the old evaluation default (24) nor the attacks' own default (32)
 ARGS = [
@@ -176,7 +176,7 @@ def test_resume_rejudges_exactly_the_unjudged_verdicts(run, monkeypatch) -> None
 
 
 def test_bbh_is_read_from_the_data_dir(tmp_path, real_data_dir: Path) -> None:
-    from leakres_cli.config import RunConfig
+    from leakres_cli.config.run_config import RunConfig
 
     cfg = RunConfig(bbh_tasks=("boolean_expressions",), bbh_limit=2, data_dir=str(real_data_dir))
     bench = Benchmark(cfg, tmp_path, progress=False)

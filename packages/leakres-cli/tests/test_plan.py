@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli.config import preset_config
-from leakres_cli.costs import KNOWN_MODELS, Assumptions, count_parameters
+from leakres_cli.config.run_config import preset_config
 from leakres_cli.main import cli
+from leakres_cli.scale.costs import KNOWN_MODELS, Assumptions, count_parameters
 
 # No judge listens on port 9: these plans skip the endpoint probe (--offline); test_input_errors probes.
 JUDGE_ENV = {"LEAKRES_RUN_JUDGE_MODEL": "judge-7b", "LEAKRES_RUN_JUDGE_BASE_URL": "http://127.0.0.1:9/v1",

@@ -16,11 +16,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from leakres_cli.config import ALL_TYPES, preset_config
-from leakres_cli.evaluation import select_facts
-from leakres_cli.questions import build_questions
+from leakres_cli.config.run_config import ALL_TYPES, preset_config
 from leakres_cli.records import fact_key
-from leakres_cli.type_checks import MIN_SCORED_PER_TYPE
+from leakres_cli.stages.evaluation import select_facts
+from leakres_cli.stages.questions import build_questions
+from leakres_cli.stages.type_checks import MIN_SCORED_PER_TYPE
 
 KNOWN = json.loads((Path(__file__).parent / "data" / "smollm2_known_facts.json").read_text())
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli.config import PAPER_MODELS, preset_config
-from leakres_cli.costs import KNOWN_MODELS, count_parameters
-from leakres_cli.engines import unservable_reason
+from leakres_cli.config.paper_settings import load_table
+from leakres_cli.config.run_config import PAPER_MODELS, preset_config
 from leakres_cli.errors import LeakresError
-from leakres_cli.grid import find_cell, grid_cells, judge_endpoint_problem, model_config
 from leakres_cli.main import cli
-from leakres_cli.paper_settings import load_table
+from leakres_cli.models.engines import unservable_reason
+from leakres_cli.scale.costs import KNOWN_MODELS, count_parameters
+from leakres_cli.scale.grid import find_cell, grid_cells, judge_endpoint_problem, model_config
 
 KEY_VARS = ("LEAKRES_API_KEY", "LEAK_METRICS_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL")
 
@@ -165,7 +165,7 @@ def _tiny_llama():
 def test_a_hooked_model_is_decoded_in_process_and_recorded(tmp_path) -> None:
     import sys
 
-    from leakres_cli.engines import GenerationRouter
+    from leakres_cli.models.engines import GenerationRouter
 
     router = GenerationRouter(
         "openai", f"{sys.executable} -m recover_attacks.serve --model {{model}} --port {{port}}",
@@ -184,7 +184,7 @@ def test_a_hooked_model_is_decoded_in_process_and_recorded(tmp_path) -> None:
 def test_a_server_that_exits_is_a_one_line_error_naming_its_log(tmp_path) -> None:
     import sys
 
-    from leakres_cli.engines import GenerationRouter
+    from leakres_cli.models.engines import GenerationRouter
 
     command = f"{sys.executable} -c 'import sys; print(\"no such model\"); sys.exit(3)' {{model}} {{port}}"
     router = GenerationRouter("openai", command, out_dir=tmp_path, startup_timeout=60)

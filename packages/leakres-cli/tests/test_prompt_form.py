@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from leakres_cli.commands import eval as eval_module
 from leakres_cli.commands import run as run_module
-from leakres_cli.config import RunConfig
-from leakres_cli.pipeline import Benchmark
-from leakres_cli.store import CellStore, fingerprint
+from leakres_cli.config.run_config import RunConfig
+from leakres_cli.scale.store import CellStore, fingerprint
+from leakres_cli.stages.pipeline import Benchmark
 
 SMALL = {"types": ("SH", "HS", "DS"), "per_type": 2, "sh_pool": 4, "methods": (), "attacks": ()}
 INSTRUCTION = {"SH": "Give only the answer.", "HS": "Give only the answer."}
@@ -127,7 +127,7 @@ def test_attack_prompts_follow_the_form(tmp_path, monkeypatch, questions, form, 
 
 @pytest.mark.parametrize("form", ["answer-form", "bare"])
 def test_unlearning_trains_on_the_prompt_the_run_asks(questions, form) -> None:
-    from leakres_cli.unlearning import unlearn_examples
+    from leakres_cli.stages.unlearning import unlearn_examples
 
     sh = [q for q in questions if q["type"] == "SH"]
     examples = unlearn_examples(sh, form)

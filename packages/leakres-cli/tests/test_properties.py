@@ -14,9 +14,9 @@ import click
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from leakres_cli.commands.run import config_from_params, run_command
-from leakres_cli.config import RunConfig
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
-from leakres_cli.store import CellStore, payload_digest
+from leakres_cli.scale.store import CellStore, payload_digest
 
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

@@ -14,9 +14,9 @@ import kg_qgen
 import kg_qgen.plugins as plugins
 import pytest
 from kg_qgen.qtypes import ENTRY_POINT_GROUP
-from leakres_cli.config import known_types, multi_hop_types, preset_config
+from leakres_cli.config.run_config import known_types, multi_hop_types, preset_config
 from leakres_cli.errors import LeakresError
-from leakres_cli.scoring import MethodCells, score_method
+from leakres_cli.stages.scoring import MethodCells, score_method
 
 RC_ENTRY = EntryPoint(
     name="rc", value="kg_qgen.example_type:RELATION_CHAIN", group=ENTRY_POINT_GROUP

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from leakres_cli.config import RunConfig
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.redact import redact_config, redact_url
 
 

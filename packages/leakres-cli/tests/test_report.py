@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
-from leakres_cli.report import load_run, render_report, write_report
+from leakres_cli.outputs.report import load_run, render_report, write_report
 from markupsafe import escape
 from report_support import FIXTURE_MULTI, FIXTURE_RUN, copy_run
 
@@ -192,8 +192,8 @@ def test_two_runs_side_by_side(tmp_path: Path):
 def test_leakres_run_writes_the_report_at_the_end(tmp_path: Path, monkeypatch):
     """`leakres run` ends by writing report.html next to results.json (the pipeline is replaced by
     the fixture's results so this test takes seconds; the full run is tests/test_smoke_pipeline)."""
-    from leakres_cli import models
-    from leakres_cli.pipeline import Benchmark
+    from leakres_cli.models import catalog as models
+    from leakres_cli.stages.pipeline import Benchmark
 
     out = copy_run(tmp_path / "out")
     (out / "results.json").unlink()

@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from leakres_cli.report import write_report
+from leakres_cli.outputs.report import write_report
 from report_support import (
     FIXTURE_MULTI,
     FIXTURE_RUN,

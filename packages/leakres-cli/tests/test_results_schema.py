@@ -12,8 +12,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from leakres_cli import SCHEMA_VERSION, results_schema
-from leakres_cli.config import PRESETS, preset_config
-from leakres_cli.results import library_versions, plugin_versions
+from leakres_cli.config.run_config import PRESETS, preset_config
+from leakres_cli.stages.results import library_versions, plugin_versions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "run-smoke" / "results.json"
 

@@ -68,7 +68,7 @@ def test_run_benchmark_returns_the_record_and_the_paths_it_wrote(done: RunResult
 def test_leakres_run_is_the_same_function(done: RunResult, monkeypatch) -> None:
     """The command on the same directory reuses every cell (no model is loaded) and writes a
     results.json equal to the library's, wall-clock fields aside."""
-    from leakres_cli.pipeline import Benchmark
+    from leakres_cli.stages.pipeline import Benchmark
 
     def refuse(self):
         raise AssertionError("a resumed run must not load the model")
@@ -93,8 +93,8 @@ def test_results_json_validates_against_the_shipped_schema(done: RunResult) -> N
     """results.json of a real (smoke-preset) run fits leakres_cli/data/results.schema.json, names
     its schema_version and records the weights' content hash (issue 39)."""
     from leakres_cli import SCHEMA_VERSION
-    from leakres_cli.schema import validate_results
-    from leakres_cli.weights import model_digest
+    from leakres_cli.models.weights import model_digest
+    from leakres_cli.outputs.schema import validate_results
 
     validate_results(done.results)
     assert done.results["schema_version"] == SCHEMA_VERSION
@@ -114,7 +114,7 @@ def test_report_to_tensorboard_logs_the_loss_curve_and_the_metrics(done: RunResu
     logged = sorted(train["train/loss"])
     assert [s for s, _ in logged] == list(range(1, len(curve) + 1))
     assert [v for _, v in logged] == pytest.approx(curve, rel=1e-5)
-    from leakres_cli.tracking import flat_metrics
+    from leakres_cli.outputs.tracking import flat_metrics
 
     logged_metrics = read_scalars(done.out_dir / "tracking" / "metrics")
     expected = flat_metrics(done.results)  # every number of the method's results.json blocks

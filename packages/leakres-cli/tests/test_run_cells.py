@@ -14,7 +14,7 @@ from pathlib import Path
 import torch
 from click.testing import CliRunner
 from leakres_cli.main import cli
-from leakres_cli.pipeline import Benchmark
+from leakres_cli.stages.pipeline import Benchmark
 
 ARGS = ["run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8", "--sh-pool", "24",
         "--seed", "0"]  # fmt: skip

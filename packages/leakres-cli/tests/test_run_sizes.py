@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 
 import pytest
-from leakres_cli.config import RunConfig
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
-from leakres_cli.pipeline import Benchmark, training_summary
-from leakres_cli.summary import render
+from leakres_cli.outputs.summary import render
+from leakres_cli.stages.pipeline import Benchmark, training_summary
 
 SMALL = {"types": ("SH", "HS"), "per_type": 4, "sh_pool": 6, "methods": (), "attacks": ()}
 
@@ -205,7 +205,7 @@ def test_default_size_keeps_the_single_hop_fq_interval_within_15_points():
     with leak-metrics' own bootstrap at the default seed and resamples.
     """
     from leak_metrics.metrics import forget_quality
-    from leakres_cli.config import RunConfig
+    from leakres_cli.config.run_config import RunConfig
 
     cfg = RunConfig()
     widest = 0.0

@@ -24,10 +24,10 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli.engines import GenerationRouter
 from leakres_cli.main import cli
-from leakres_cli.pipeline import Benchmark
-from leakres_cli.summary import render
+from leakres_cli.models.engines import GenerationRouter
+from leakres_cli.outputs.summary import render
+from leakres_cli.stages.pipeline import Benchmark
 
 ARGS = ["run", "--quiet", "--types", "SH,HS,MT,DS", "--per-type", "40", "--sh-pool", "60",
         "--n-forget", "16", "--n-retain", "8", "--methods", "ga", "--attacks", "probab",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from leak_metrics import AliasJudge, Verdict
-from leakres_cli.config import RunConfig, preset_config
+from leakres_cli.config.run_config import RunConfig, preset_config
 from leakres_cli.errors import LeakresError
-from leakres_cli.pipeline import (
+from leakres_cli.stages.pipeline import (
     Benchmark,
     check_sizes,
     question_options,
@@ -198,8 +198,8 @@ def test_an_attack_budget_other_than_the_evaluation_budget_is_refused(tmp_path) 
 
 def test_new_run_options_are_also_environment_variables(tmp_path, monkeypatch) -> None:
     from click.testing import CliRunner
-    from leakres_cli import models
     from leakres_cli.main import cli
+    from leakres_cli.models import catalog as models
 
     seen: dict = {}
 

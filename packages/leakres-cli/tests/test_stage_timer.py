@@ -59,7 +59,7 @@ def test_summary_shows_the_profile_and_reads_runs_from_before_it() -> None:
     import json
     from pathlib import Path
 
-    from leakres_cli.summary import render
+    from leakres_cli.outputs.summary import render
 
     fixture = Path(__file__).parent / "fixtures" / "run-smoke" / "results.json"
     old = json.loads(fixture.read_text())

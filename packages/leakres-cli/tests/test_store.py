@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from leakres_cli.errors import LeakresError
-from leakres_cli.store import (
+from leakres_cli.scale.store import (
     CellStore,
     check_writable_dir,
     fingerprint,
@@ -53,7 +53,7 @@ def test_failed_write_keeps_the_previous_file(tmp_path: Path) -> None:
 
 def test_atomic_writes_get_the_mode_open_would_give(tmp_path: Path) -> None:
     # mkstemp alone makes 0600 files; results.json must match the plots (open()'s 0666 & ~umask).
-    from leakres_cli.store import FILE_MODE, write_text_atomic
+    from leakres_cli.scale.store import FILE_MODE, write_text_atomic
 
     old = os.umask(0o022)
     try:
@@ -162,7 +162,7 @@ def test_cached_reuse_valid_and_keep(tmp_path: Path) -> None:
 
 
 def test_write_dir_atomic_replaces_the_directory_or_leaves_it(tmp_path: Path) -> None:
-    from leakres_cli.store import write_dir_atomic
+    from leakres_cli.scale.store import write_dir_atomic
 
     target = tmp_path / "models" / "m"
 

@@ -4,7 +4,7 @@ row of unknowns ("?/5 None None") for a model with no unlearn-zoo record."""
 
 from __future__ import annotations
 
-from leakres_cli.summary import _training_section, training_label
+from leakres_cli.outputs.summary import _training_section, training_label
 
 
 def _methods(unlearn: dict) -> dict:

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli import models
-from leakres_cli.config import RunConfig
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
+from leakres_cli.models import catalog as models
 from leakres_cli.redact import redact_config, redact_text, redact_url
-from leakres_cli.store import CellStore, fingerprint
+from leakres_cli.scale.store import CellStore, fingerprint
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_eval_label_that_leaves_out_is_refused(tmp_path: Path, no_model, label: 
 
 
 def test_method_and_attack_names_are_checked_as_path_components() -> None:
-    from leakres_cli.preflight import validate_names
+    from leakres_cli.config.preflight import validate_names
 
     for cfg in (RunConfig(methods=("../ga",)), RunConfig(attacks=("/abs",))):
         with pytest.raises(LeakresError, match="cannot name a folder inside --out"):
@@ -141,7 +141,7 @@ def test_judge_records_mask_semicolon_parameters() -> None:
 
 
 def test_results_json_and_summary_hold_no_url_credential(tmp_path: Path) -> None:
-    from leakres_cli.outputs import write_outputs
+    from leakres_cli.outputs.write import write_outputs
 
     fixture = Path(__file__).parent / "fixtures" / "run-smoke" / "results.json"
     results = json.loads(fixture.read_text())
@@ -220,7 +220,7 @@ def test_bad_forget_file_is_one_line_naming_the_line(
 
 
 def test_facts_are_streamed_and_fail_at_the_first_bad_line(tmp_path: Path) -> None:
-    from leakres_cli.inputs import read_facts
+    from leakres_cli.config.inputs import read_facts
 
     junk = tmp_path / "junk.jsonl"
     with junk.open("wb") as fh:

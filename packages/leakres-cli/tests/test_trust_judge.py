@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli import models
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
+from leakres_cli.models import catalog as models
 
 MAX_HANG_S = 45.0  # the hanging server answers nothing for at most this long per request
 
@@ -86,8 +86,8 @@ def _one_line(result, *fragments: str) -> str:
 def test_a_hanging_judge_fails_the_preflight_in_under_30_s_by_default(
     tmp_path: Path, no_model
 ) -> None:
-    from leakres_cli.config import RunConfig
-    from leakres_cli.preflight import askable_facts
+    from leakres_cli.config.preflight import askable_facts
+    from leakres_cli.config.run_config import RunConfig
 
     askable_facts(
         RunConfig()
@@ -117,7 +117,7 @@ def test_judge_timeout_from_the_option_or_its_variable(tmp_path: Path, no_model)
 def test_judge_timeout_and_retries_reach_the_run_s_judge(tmp_path: Path) -> None:
     pytest.importorskip("openai")
     from leakres_cli.commands.run import build_config
-    from leakres_cli.judging import make_judge
+    from leakres_cli.stages.judging import make_judge
 
     cfg = build_config(
         "smoke", (), judge="alias,llm", judge_model="m", judge_base_url="http://127.0.0.1:9/v1",
@@ -144,9 +144,9 @@ def test_a_judge_answering_200_without_json_is_one_line(
 def test_a_judge_outage_mid_run_is_reported_as_one(tmp_path: Path) -> None:
     """Every base SH verdict unjudged (the endpoint died after the preflight): the run stops on
     'judge outage', not on 'the base model answered no single-hop question correctly'."""
-    from leakres_cli.config import RunConfig
-    from leakres_cli.evaluation import base_evaluation
-    from leakres_cli.store import CellStore
+    from leakres_cli.config.run_config import RunConfig
+    from leakres_cli.scale.store import CellStore
+    from leakres_cli.stages.evaluation import base_evaluation
 
     class DeadJudgeRun:
         cfg = RunConfig(n_forget=2, n_retain=1)

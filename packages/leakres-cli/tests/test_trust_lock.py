@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leakres_cli import grid
 from leakres_cli.errors import LeakresError
-from leakres_cli.lock import RunLock, cell_lock_name
 from leakres_cli.main import cli
+from leakres_cli.scale import grid
+from leakres_cli.scale.lock import RunLock, cell_lock_name
 from test_lock import HOLDER
 
 

@@ -24,11 +24,11 @@ import pytest
 import unlearn_zoo
 from click.testing import CliRunner
 from kg_qgen import render_prompt
-from leakres_cli import models
 from leakres_cli.errors import LeakresError
 from leakres_cli.main import cli
-from leakres_cli.pipeline import Benchmark
-from leakres_cli.tuning import (
+from leakres_cli.models import catalog as models
+from leakres_cli.stages.pipeline import Benchmark
+from leakres_cli.tune.tuning import (
     UTILITY_FLOOR,
     Trial,
     build_grid,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from leakres_cli.commands.tune import tune_command
-from leakres_cli.tuning import (
+from leakres_cli.tune.tuning import (
     FALLBACK_RULE,
     FLOOR_RULE,
     RULE,

@@ -1,5 +1,5 @@
 """Cells keyed on the weights (issue 39, item 1): a model retrained in place at the same path is
-rescored, not answered from the old cells; results record the hashes (leakres_cli.weights)."""
+rescored, not answered from the old cells; results record the hashes (leakres_cli.models.weights)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 import torch
-from leakres_cli.config import RunConfig
-from leakres_cli.pipeline import Benchmark
-from leakres_cli.store import digest_key
-from leakres_cli.weights import CACHE_FILE, model_digest
+from leakres_cli.config.run_config import RunConfig
+from leakres_cli.models.weights import CACHE_FILE, model_digest
+from leakres_cli.scale.store import digest_key
+from leakres_cli.stages.pipeline import Benchmark
 from safetensors.torch import save_file
 
 

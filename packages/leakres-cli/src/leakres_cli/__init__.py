@@ -7,11 +7,11 @@ unlearned elsewhere). results.json's layout: ``leakres_cli/data/results.schema.j
 (``results_schema()``, ``SCHEMA_VERSION``).
 """
 
-from .api import RunResult, run_benchmark
-from .config import RunConfig, preset_config
-from .eval_api import evaluate
-from .schema import SCHEMA_VERSION, results_schema
-from .version import __version__
+from leakres_cli.api import RunResult, run_benchmark
+from leakres_cli.config.run_config import RunConfig, preset_config
+from leakres_cli.eval_api import evaluate
+from leakres_cli.outputs.schema import SCHEMA_VERSION, results_schema
+from leakres_cli.version import __version__
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .config import RunConfig
+from leakres_cli.config.run_config import RunConfig
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def run_benchmark(
     A rerun with the same configuration and ``out_dir`` reuses the finished cells (resume).
 
     Args:
-        config: the run configuration (``leakres_cli.config.preset_config(name, **fields)`` gives a
+        config: the run configuration (``leakres_cli.config.run_config.preset_config(name, **fields)`` gives a
             preset's); a multi-model grid (``config.models``) is ``leakres run``'s to split.
         out_dir: the run directory; created when missing.
         progress: show progress bars.
@@ -79,29 +79,29 @@ def run_benchmark(
     Raises:
         LeakresError: a one-line reason the run cannot start or go on.
     """
-    from .errors import LeakresError
+    from leakres_cli.errors import LeakresError
 
     if len(config.models) > 1:
         raise LeakresError(
             f"run_benchmark runs one model; config.models has {len(config.models)} (use "
-            "leakres_cli.grid.model_config(config, name) per model, as `leakres run` does)"
+            "leakres_cli.scale.grid.model_config(config, name) per model, as `leakres run` does)"
         )
     out = Path(out_dir)
     if checks:
-        from .grid import check_run_config
-        from .preflight import check, validate_names
+        from leakres_cli.config.preflight import check, validate_names
+        from leakres_cli.scale.grid import check_run_config
 
         validate_names(config)
         check_run_config(config)
         check(config, {})
     if model_path is None:
-        from .models import resolve_model
+        from leakres_cli.models.catalog import resolve_model
 
         model_path = resolve_model(config.model)
     out.mkdir(parents=True, exist_ok=True)
     run_lock = None
     if lock:
-        from .lock import RunLock
+        from leakres_cli.scale.lock import RunLock
 
         run_lock = RunLock(out)
         run_lock.acquire()
@@ -120,10 +120,10 @@ def _run_locked(
     model_path: str,
     report: bool,
 ) -> RunResult:
-    from .outputs import remove_partial_writes, seed_everything, write_outputs
-    from .pipeline import Benchmark
-    from .redact import redact_config
-    from .summary import render
+    from leakres_cli.outputs.summary import render
+    from leakres_cli.outputs.write import remove_partial_writes, seed_everything, write_outputs
+    from leakres_cli.redact import redact_config
+    from leakres_cli.stages.pipeline import Benchmark
 
     remove_partial_writes(out)  # under the lock: whatever a killed run left behind
     seed_everything(cfg.seed)
@@ -138,7 +138,7 @@ def _run_locked(
     written = write_outputs(results, text, out)
     report_html = None
     if report:
-        from .report import write_report
+        from leakres_cli.outputs.report import write_report
 
         report_html = Path(write_report([out]))
     others = tuple(p for p in written if p.name not in ("results.json", "summary.md"))

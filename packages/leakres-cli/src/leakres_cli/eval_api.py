@@ -16,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .api import RunResult
+from leakres_cli.api import RunResult
 
 
 # long: the public entry point; its documented arguments are most of its lines
@@ -57,8 +57,8 @@ def evaluate(
     import contextlib
     import io
 
-    from .commands.eval import EVAL_FIELDS, eval_command
-    from .errors import LeakresError
+    from leakres_cli.commands.eval import EVAL_FIELDS, eval_command
+    from leakres_cli.errors import LeakresError
 
     unknown = sorted(set(options) - set(EVAL_FIELDS))
     if unknown:
@@ -97,7 +97,7 @@ def _facts_file(facts: str | Path | list[dict[str, str]], out: Path, role: str) 
     """A facts file path as given, or the facts written as JSONL under ``out/inputs/``."""
     if isinstance(facts, (str, Path)):
         return Path(facts)
-    from .store import write_text_atomic
+    from leakres_cli.scale.store import write_text_atomic
 
     path = out / "inputs" / f"{role}.jsonl"
     write_text_atomic(path, "".join(json.dumps(dict(f), ensure_ascii=False) + "\n" for f in facts))

@@ -6,17 +6,17 @@ import sys
 
 import click
 
-from . import logfilters
-from .commands.eval import eval_command
-from .commands.list_cmd import list_command
-from .commands.plan import plan_command
-from .commands.prepare import prepare_command
-from .commands.report import report_command
-from .commands.run import run_command
-from .commands.tune import tune_command
-from .errors import LeakresError
-from .redact import install_log_redaction, redact_text
-from .version import __version__
+from leakres_cli import logfilters
+from leakres_cli.commands.eval import eval_command
+from leakres_cli.commands.list_cmd import list_command
+from leakres_cli.commands.plan import plan_command
+from leakres_cli.commands.prepare import prepare_command
+from leakres_cli.commands.report import report_command
+from leakres_cli.commands.run import run_command
+from leakres_cli.commands.tune import tune_command
+from leakres_cli.errors import LeakresError
+from leakres_cli.redact import install_log_redaction, redact_text
+from leakres_cli.version import __version__
 
 
 class LeakresGroup(click.Group):

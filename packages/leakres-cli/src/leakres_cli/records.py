@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import LeakresError
+from leakres_cli.errors import LeakresError
 
 Record = dict[str, Any]
 FactKey = tuple[str, str, str]

@@ -2,7 +2,7 @@
 
 The base and the unlearned model, the facts that were removed: leakres builds the multi-hop
 questions that reach those facts, keeps the facts the base model knows, and scores every type,
-attack and utility with `leakres run`'s own stages (:mod:`leakres_cli.external`), writing the same
+attack and utility with `leakres run`'s own stages (:mod:`leakres_cli.models.external`), writing the same
 results.json, summary.md, tables, plots and report.html.
 """
 
@@ -15,18 +15,13 @@ from typing import Any
 
 import click
 
-from ..config import preset_config
-from ..errors import LeakresError
-from ..lock import RunLock
-from ..options import config_options
-from .run import (
-    _parse_overrides,
-    _remove_unused,
-    _seed_everything,
-    _validate_names,
-    _write_outputs,
-    remove_partial_writes,
-)
+from leakres_cli.config.options import config_options
+from leakres_cli.config.overrides import parse_overrides
+from leakres_cli.config.preflight import validate_names
+from leakres_cli.config.run_config import preset_config
+from leakres_cli.errors import LeakresError
+from leakres_cli.outputs.write import remove_partial_writes, seed_everything, write_outputs
+from leakres_cli.scale.lock import RunLock, remove_unused
 
 #: RunConfig fields that mean the same in `eval` as in `run` (no --methods, --n-forget, --model)
 EVAL_FIELDS = (
@@ -164,20 +159,20 @@ def eval_command(**params: Any) -> None:
     results.json (a black-box unlearned model: quantization, relearn, in_context; a black-box
     base: FocusOnKey). With both behind endpoints only Probab remains.
     """
-    from ..external import ExternalBenchmark
-    from .eval_check import preflight, unlearned_is_checkpoint
+    from leakres_cli.commands.eval_check import preflight, unlearned_is_checkpoint
+    from leakres_cli.models.external import ExternalBenchmark
 
     inputs = _eval_inputs(params)
     cfg, skipped = _eval_config(params, inputs, validate=False)
     out_dir: Path = params["out_dir"]
-    from ..models import resolve_model
-    from ..store import check_writable_dir
+    from leakres_cli.models.catalog import resolve_model
+    from leakres_cli.scale.store import check_writable_dir
 
     adapter, is_checkpoint = unlearned_is_checkpoint(inputs.unlearned)
     # paths, then the facts the source can ask: seconds, before any model or endpoint work
     _check_black_box_options(inputs, cfg, adapter, contact=False)  # option combinations
     preflight(cfg, inputs, is_checkpoint, check_only=params["check_only"])
-    _validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
+    validate_names(dataclasses.replace(cfg, methods=()))  # imports the attack registry: seconds
     _check_black_box_options(inputs, cfg, adapter)
     model_path = resolve_model(cfg.model) if inputs.base_endpoint is None else None
     created = check_writable_dir(out_dir)
@@ -190,7 +185,7 @@ def eval_command(**params: Any) -> None:
 
             shutil.rmtree(out_dir / "cells")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        _seed_everything(cfg.seed)
+        seed_everything(cfg.seed)
         bench = ExternalBenchmark(cfg, out_dir, inputs, progress=not params["quiet"])
         results = _run_reporting_endpoint_errors(bench)
         if results.get("model_path") is None:
@@ -200,13 +195,13 @@ def eval_command(**params: Any) -> None:
         _write(results, out_dir)
     finally:
         lock.release()
-        _remove_unused(out_dir, created)
+        remove_unused(out_dir, created)
 
 
 def _eval_inputs(params: dict[str, Any]) -> Any:
-    """The :class:`~leakres_cli.external.EvalInputs` of the command's options (facts files read)."""
-    from ..external import EvalInputs, read_facts
-    from ..paths import check_name
+    """The :class:`~leakres_cli.models.external.EvalInputs` of the command's options (facts files read)."""
+    from leakres_cli.config.paths import check_name
+    from leakres_cli.models.external import EvalInputs, read_facts
 
     check_name(params["label"], "--label")  # it names cells/<label>/ inside --out
     inputs = EvalInputs(
@@ -223,7 +218,7 @@ def _eval_inputs(params: dict[str, Any]) -> Any:
     if any("id" in f for f in inputs.forget + inputs.retain) and inputs.questions is None:
         raise LeakresError("facts given as SH ids need --questions (the set the ids belong to)")
     if inputs.questions is not None:  # every record checked now, before any model work
-        from ..inputs import read_question_set
+        from leakres_cli.config.inputs import read_question_set
 
         read_question_set(inputs.questions)
     return inputs
@@ -235,14 +230,14 @@ def _eval_config(
     """The run configuration, and the attacks left out because a model is a black box (why);
     ``validate=False``: attack and judge names not checked yet (the caller does, after the
     preflight that needs no registry)."""
-    from ..options import config_values
+    from leakres_cli.config.options import config_values
 
     options = config_values(params, EVAL_FIELDS)
     options.update(model=params["base"], methods=(inputs.label,), n_forget=len(inputs.forget))
     if inputs.retain:
         options["n_retain"] = len(inputs.retain)
     cfg = build_eval_config(options, tuple(params["overrides"] or ()), validate=validate)
-    from ..black_box import skipped_attacks
+    from leakres_cli.models.black_box import skipped_attacks
 
     skipped = skipped_attacks(
         cfg.attacks,
@@ -256,7 +251,7 @@ def _eval_config(
 def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool, contact: bool = True) -> None:
     """One-line errors for what cannot work with black-box models, then (``contact``) one request
     to each endpoint (dead, refusing the key, or not serving the named model), before any work."""
-    from ..black_box import check_endpoint, load_tokenizer
+    from leakres_cli.models.black_box import check_endpoint, load_tokenizer
 
     base_remote, unlearned_remote = inputs.base_endpoint is not None, inputs.endpoint is not None
     if inputs.tokenizer is not None and not base_remote:
@@ -279,7 +274,7 @@ def _check_black_box_options(inputs: Any, cfg: Any, adapter: bool, contact: bool
         ("--unlearned-endpoint", inputs.endpoint),
     ):
         if url is not None and not url.startswith(("http://", "https://")):
-            from ..redact import redact_url
+            from leakres_cli.redact import redact_url
 
             raise LeakresError(
                 f"{option} expects an http(s)://host[:port]/v1 URL, got {redact_url(url)}"
@@ -316,10 +311,10 @@ def build_eval_config(
     unlearn-zoo name)."""
     cfg = preset_config("smoke", **options)
     cfg.models = ()
-    _, attack_over = _parse_overrides(overrides, (), cfg.attacks)
+    _, attack_over = parse_overrides(overrides, (), cfg.attacks)
     cfg.attack_overrides = {a: attack_over[a] for a in sorted(attack_over)}
     if validate:
-        _validate_names(dataclasses.replace(cfg, methods=()))
+        validate_names(dataclasses.replace(cfg, methods=()))
     return cfg
 
 
@@ -342,13 +337,13 @@ def eval_record(bench: Any, inputs: Any, model_path: str | None) -> dict[str, An
 
 
 def _write(results: dict[str, Any], out_dir: Path) -> None:
-    from ..redact import redact_config
-    from ..report import write_report
-    from ..summary import render
+    from leakres_cli.outputs.report import write_report
+    from leakres_cli.outputs.summary import render
+    from leakres_cli.redact import redact_config
 
     results["config"] = redact_config(results["config"])
     text = render(results) + _eval_notes(results["eval"])
-    written = _write_outputs(results, text, out_dir)
+    written = write_outputs(results, text, out_dir)
     click.echo(text)
     click.echo(
         f"Wrote {out_dir / 'results.json'}, {out_dir / 'summary.md'} and "

@@ -2,7 +2,7 @@
 
 :func:`preflight` checks every local model option as a path first (``./name`` or a missing
 ``dir/name``: "no such directory", a Hub id only when it is in the local cache or on the Hub), then
-which given facts the question source can ask (:mod:`leakres_cli.fact_check`, the reason per fact).
+which given facts the question source can ask (:mod:`leakres_cli.config.fact_check`, the reason per fact).
 ``--check-only`` prints both as one table and exits (0: everything can be measured as far as can
 be told without a model; 1: not); without it a fact that cannot be asked stops the eval here,
 before the base model loads, unless ``--allow-fewer``. The facts the base model does not know are
@@ -16,12 +16,12 @@ from typing import Any
 
 import click
 
-from ..errors import LeakresError
+from leakres_cli.errors import LeakresError
 
 
 def _model_rows(cfg: Any, inputs: Any, is_checkpoint: bool) -> list[tuple[str, str, str]]:
     """(option, value, verdict) per model option; the verdict is ``ok (...)`` or the error."""
-    from ..models import MODELS, _gguf_path, check_model
+    from leakres_cli.models.catalog import MODELS, _gguf_path, check_model
 
     options: list[tuple[str, str | None, bool]] = [
         ("--base", cfg.model, inputs.base_endpoint is None),
@@ -51,7 +51,7 @@ def _model_rows(cfg: Any, inputs: Any, is_checkpoint: bool) -> list[tuple[str, s
 def preflight(cfg: Any, inputs: Any, is_checkpoint: bool, *, check_only: bool) -> None:
     """The model paths, then the facts (module docstring). Raises a one-line LeakresError for a
     bad model; prints the table and exits under ``check_only``."""
-    from ..fact_check import check_facts, fact_table
+    from leakres_cli.config.fact_check import check_facts, fact_table
 
     models = _model_rows(cfg, inputs, is_checkpoint)
     bad = [
@@ -86,7 +86,7 @@ def preflight(cfg: Any, inputs: Any, is_checkpoint: bool, *, check_only: bool) -
 
 def unlearned_is_checkpoint(unlearned: str) -> tuple[bool, bool]:
     """(peft adapter directory, adapter or unlearn-zoo AS checkpoint directory)."""
-    from ..external import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG
+    from leakres_cli.models.external import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG
 
     path = Path(unlearned).expanduser()
     adapter = path.is_dir() and (path / PEFT_ADAPTER_CONFIG).is_file()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..config import PRESETS
-from ..models import describe_models
+from leakres_cli.config.run_config import PRESETS
+from leakres_cli.models.catalog import describe_models
 
 
 @click.command("list")

@@ -1,7 +1,7 @@
 """`leakres plan`: the grid's cells with GPU-hour / memory estimates, and a check that it all resolves.
 
 Nothing is loaded or downloaded: model sizes come from the shipped table or a local config.json
-(:mod:`leakres_cli.costs`), names from the libraries' registries, files from the disk.
+(:mod:`leakres_cli.scale.costs`), names from the libraries' registries, files from the disk.
 """
 
 from __future__ import annotations
@@ -14,13 +14,19 @@ from typing import Any
 
 import click
 
-from ..config import PRESETS, RunConfig, preset_config
-from ..costs import Assumptions, count_parameters, estimate, model_architecture
-from ..errors import LeakresError
-from ..grid import Cell, grid_cells, grid_models, judge_endpoint_problem, model_config
-from ..options import config_options, config_values
-from ..redact import URL_FIELDS, redact_config, redact_text, redact_url
-from .slurm import slurm_script
+from leakres_cli.commands.slurm import slurm_script
+from leakres_cli.config.options import config_options, config_values
+from leakres_cli.config.run_config import PRESETS, RunConfig, preset_config
+from leakres_cli.errors import LeakresError
+from leakres_cli.redact import URL_FIELDS, redact_config, redact_text, redact_url
+from leakres_cli.scale.costs import Assumptions, count_parameters, estimate, model_architecture
+from leakres_cli.scale.grid import (
+    Cell,
+    grid_cells,
+    grid_models,
+    judge_endpoint_problem,
+    model_config,
+)
 
 #: RunConfig fields that are options of `leakres plan` (those that choose the grid and its checks)
 PLAN_FIELDS = (
@@ -164,7 +170,7 @@ def _checked(cfg: RunConfig, preset: str, offline: bool, options: dict[str, Any]
     """The plan's notes, after :func:`validate` and the run's preflight found no problem (one error
     naming them all otherwise)."""
     notes, problems = validate(cfg)
-    from ..preflight import preflight
+    from leakres_cli.config.preflight import preflight
 
     given = {name: options.get(name) for name in ("judge_model", "judge_base_url")}
     problems += [
@@ -209,7 +215,7 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
                 factory(name, **over.get(name, {}))
             except (KeyError, ValueError, TypeError) as exc:
                 problems.append(f"{kind} {str(exc).strip(chr(39) + chr(34))}")
-    from ..judging import endpoint_judges, needs_endpoint
+    from leakres_cli.stages.judging import endpoint_judges, needs_endpoint
 
     for name in (n.strip() for n in cfg.judge.split(",")):
         if needs_endpoint(name):  # built with its endpoint, checked just below
@@ -226,7 +232,7 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
         where = redact_url(where) if "://" in where else where
         notes.append(f"{endpoint_judges(cfg)[0]} judge {cfg.judge_model} at {where}")
     problems += _check_source(cfg, notes)
-    from ..engines import validate_engine
+    from leakres_cli.models.engines import validate_engine
 
     try:
         validate_engine(cfg.engine, cfg.engine_cmd, cfg.engine_prompts)
@@ -239,7 +245,7 @@ def validate(cfg: RunConfig) -> tuple[list[str], list[str]]:
         except LeakresError as exc:
             problems.append(str(exc))
     if cfg.method_settings:
-        from ..grid import check_method_settings
+        from leakres_cli.scale.grid import check_method_settings
 
         problems += check_method_settings(cfg)
     if cfg.bbh_tasks:
@@ -331,7 +337,7 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
             "flops": "2 N per token forward (generation, reference model), 6 N per token training",
             "gpu_hours": "FLOPs / (peak x MFU) / 3600; token counts are upper bounds",
             "memory": "inference: weights x bytes/dtype + KV cache of kv_batch_rows sequences; "
-            "unlearning (leakres_cli.memory, per cell's memory_terms): on one device as unlearn-zoo "
+            "unlearning (leakres_cli.scale.memory, per cell's memory_terms): on one device as unlearn-zoo "
             "trains (bf16=False, AdamW in the weights' dtype: weights, grads, m, v = 8 B/param in "
             "bf16, 16 in float32) + frozen reference copies + activations at the method's batch "
             "size and max_length + logits; a cell that does not fit one GPU is sharded with the "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..models import resolve_model
+from leakres_cli.models.catalog import resolve_model
 
 
 @click.command("prepare")

@@ -25,7 +25,7 @@ def report_command(run_dirs: tuple[Path, ...], out_path: Path | None) -> None:
 
     The page is one self-contained file (inline CSS, JavaScript and SVG): it opens offline.
     """
-    from ..report import write_report
+    from leakres_cli.outputs.report import write_report
 
     path = write_report(list(run_dirs), out_path)
     click.echo(f"Wrote {path}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
@@ -10,19 +9,20 @@ from typing import Any
 
 import click
 
-from ..config import PRESETS, RunConfig, preset_config
-from ..errors import LeakresError
-from ..executors import EXECUTORS
-from ..lock import LOCK_NAME, RunLock, cell_lock_name
-from ..options import RUN_FIELDS, config_options, config_values
-from ..outputs import STAGING_PREFIX, remove_partial_writes
-from ..outputs import seed_everything as _seed_everything
-from ..outputs import write_outputs as _write_outputs
-from ..preflight import validate_names as _validate_names
-from ..store import check_writable_dir
+from leakres_cli.config.options import RUN_FIELDS, config_options, config_values
+from leakres_cli.config.overrides import parse_overrides
+from leakres_cli.config.preflight import validate_names as _validate_names
+from leakres_cli.config.run_config import PRESETS, RunConfig, preset_config
+from leakres_cli.errors import LeakresError
+from leakres_cli.outputs.write import STAGING_PREFIX, remove_partial_writes
+from leakres_cli.outputs.write import seed_everything as _seed_everything
+from leakres_cli.outputs.write import write_outputs as _write_outputs
+from leakres_cli.scale.executors import EXECUTORS
+from leakres_cli.scale.lock import RunLock, cell_lock_name, remove_unused
+from leakres_cli.scale.store import check_writable_dir
 
-# Moved to leakres_cli.outputs (the library entry point writes them too); the old names stay
-# importable from here for `leakres eval` and the tests.
+# Moved to leakres_cli.outputs.write (the library entry point writes them too); the old names stay
+# importable from here for the tests.
 __all__ = [
     "PREFLIGHT_GIVEN",
     "STAGING_PREFIX",
@@ -147,10 +147,16 @@ def run_command(**params: Any) -> None:
     cfg = config_from_params(params)
     out_dir: Path = params["out_dir"]
     fresh, quiet = bool(params["fresh"]), bool(params["quiet"])
-    from ..grid import check_run_config, find_cell, grid_models, model_config, run_dir
+    from leakres_cli.scale.grid import (
+        check_run_config,
+        find_cell,
+        grid_models,
+        model_config,
+        run_dir,
+    )
 
     check_run_config(cfg)
-    from ..preflight import check as preflight
+    from leakres_cli.config.preflight import check as preflight
 
     # Before --out is created or locked: a refused run leaves nothing behind.
     preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
@@ -166,7 +172,9 @@ def run_command(**params: Any) -> None:
     locks = _run_locks(out_dir, chosen)
     try:
         # Resolve the models before the long stages so a bad name fails in a second, not after building data.
-        from ..models import check_model  # a path first; a Hub id in the cache or on the Hub
+        from leakres_cli.models.catalog import (
+            check_model,  # a path first; a Hub id in the cache or on the Hub
+        )
 
         model_paths = {name: check_model(name) for name in grid_models(cfg)}
         for lock in locks:
@@ -177,7 +185,7 @@ def run_command(**params: Any) -> None:
             return
         _prepare_run_dirs(cfg, out_dir, fresh)
         if params["executor"] == "ray":
-            from ..executors import run_cells_with_ray
+            from leakres_cli.scale.executors import run_cells_with_ray
 
             ran = run_cells_with_ray(
                 cfg, out_dir, engine_options=engine_options, fresh=False,
@@ -194,7 +202,7 @@ def run_command(**params: Any) -> None:
         for lock in reversed(locks):
             lock.release()
         # An error before any work (unknown model, ...) leaves no empty folder behind.
-        _remove_unused(out_dir, created, locks[-1].path.name)
+        remove_unused(out_dir, created, locks[-1].path.name)
 
 
 def _run_locks(out_dir: Path, chosen: Any) -> list[RunLock]:
@@ -212,7 +220,7 @@ def _push_token(repo: str | None, cfg: RunConfig) -> str | None:
     --save-models is a one-line error before any work."""
     if repo is None:
         return None
-    from ..hub import check_push
+    from leakres_cli.outputs.hub import check_push
 
     return check_push(repo, cfg.save_models)
 
@@ -222,8 +230,8 @@ def _push(cfg: RunConfig, out_dir: Path, repo: str | None, token: str | None) ->
     without ``--push-to-hub``."""
     if repo is None or token is None:
         return
-    from ..grid import grid_models, run_dir
-    from ..hub import push_models
+    from leakres_cli.outputs.hub import push_models
+    from leakres_cli.scale.grid import grid_models, run_dir
 
     dirs = {name: run_dir(cfg, out_dir, name) for name in grid_models(cfg)}
     single = len(dirs) == 1
@@ -237,7 +245,7 @@ def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
     """Each model's run directory, without a killed run's partial files (and without its cells on
     --fresh). Called under the lock only: nothing else writes there now, so partial files can go
     and --fresh cannot pull cells/ out from under a running run."""
-    from ..grid import grid_models, run_dir
+    from leakres_cli.scale.grid import grid_models, run_dir
 
     for name in grid_models(cfg):
         target = run_dir(cfg, out_dir, name)
@@ -248,7 +256,7 @@ def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
 
 
 def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:
-    from ..grid import run_cell
+    from leakres_cli.scale.grid import run_cell
 
     _seed_everything(cfg.seed)
     target = run_cell(
@@ -280,8 +288,8 @@ def build_config(
     cfg = preset_config(preset, **options)
     if options.get("model") is not None:
         cfg.models = ()  # --model replaces a multi-model preset's grid
-    method_over, attack_over = _parse_overrides(overrides, cfg.methods, cfg.attacks)
-    from ..tuning import load_method_config
+    method_over, attack_over = parse_overrides(overrides, cfg.methods, cfg.attacks)
+    from leakres_cli.tune.tuning import load_method_config
 
     tuned = load_method_config(method_configs, cfg.methods) if method_configs else {}
     cfg.method_overrides = {m: {**tuned.get(m, {}), **method_over.get(m, {})}
@@ -300,7 +308,7 @@ def _execute(
 ) -> None:
     """One model's run through the library entry point (:func:`leakres_cli.run_benchmark`); the
     command has checked the configuration and holds the lock of --out already."""
-    from ..api import run_benchmark
+    from leakres_cli.api import run_benchmark
 
     done = run_benchmark(
         cfg, out_dir, progress=not quiet, engine_options=engine_options, model_path=model_path,
@@ -311,50 +319,3 @@ def _execute(
         f"Wrote {done.results_json}, {done.summary_md} and {len(done.tables)} table/plot files"
     )
     click.echo(f"Wrote {done.report_html} (open it in a browser)")
-
-
-def _remove_unused(out_dir: Path, created: Path | None, lock_name: str = LOCK_NAME) -> None:
-    """Remove the directories this run created if nothing but its lock file went into them."""
-    if created is None or not out_dir.is_dir():
-        return
-    empty_dirs = {p.name for p in out_dir.iterdir() if p.is_dir() and not any(p.iterdir())}
-    if {p.name for p in out_dir.iterdir()} - {lock_name, LOCK_NAME} - empty_dirs:
-        return  # work started: keep everything (a rerun resumes from it)
-    for name in empty_dirs:  # e.g. the llm judge's judge-cache/, made before its endpoint failed
-        (out_dir / name).rmdir()
-    for name in {lock_name, LOCK_NAME}:  # a --cell job's own lock and the run lock it shared
-        (out_dir / name).unlink(missing_ok=True)
-    for directory in (out_dir, *out_dir.parents):
-        try:
-            directory.rmdir()
-        except OSError:
-            break
-        if directory == created:
-            break
-
-
-def _parse_value(raw: str) -> object:
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # not JSON, too deeply nested, a 5000-digit int: a string
-        return raw
-
-
-def _parse_overrides(items: tuple[str, ...], methods: tuple[str, ...], attacks: tuple[str, ...]):
-    method_over: dict[str, dict] = {}
-    attack_over: dict[str, dict] = {}
-    for item in items:
-        if "=" not in item or "." not in item.split("=", 1)[0]:
-            raise LeakresError(f"--set expects NAME.FIELD=VALUE, got '{item}'")
-        key, raw = item.split("=", 1)
-        name, fld = key.split(".", 1)
-        if name in methods:
-            method_over.setdefault(name, {})[fld] = _parse_value(raw)
-        elif name in attacks:
-            attack_over.setdefault(name, {})[fld] = _parse_value(raw)
-        else:
-            raise LeakresError(
-                f"--set {item}: '{name}' is neither a selected method ({', '.join(methods)}) "
-                f"nor a selected attack ({', '.join(attacks)})"
-            )
-    return method_over, attack_over

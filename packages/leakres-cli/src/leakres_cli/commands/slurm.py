@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..grid import Cell
-from ..redact import REDACTED
+from leakres_cli.redact import REDACTED
+from leakres_cli.scale.grid import Cell
 
 
 def slurm_script(plan: dict[str, Any], cells: Sequence[Cell], run_args: list[str], out_dir: Path,

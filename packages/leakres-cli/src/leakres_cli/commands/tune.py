@@ -8,12 +8,12 @@ from typing import Any
 
 import click
 
-from ..config import PRESETS, preset_config
-from ..errors import LeakresError
-from ..options import config_options, config_values
-from ..store import check_writable_dir, write_json_atomic, write_text_atomic
-from ..tuning import RULE, VALIDATION_RULE
-from .run import _seed_everything
+from leakres_cli.config.options import config_options, config_values
+from leakres_cli.config.run_config import PRESETS, preset_config
+from leakres_cli.errors import LeakresError
+from leakres_cli.outputs.write import seed_everything as _seed_everything
+from leakres_cli.scale.store import check_writable_dir, write_json_atomic, write_text_atomic
+from leakres_cli.tune.tuning import RULE, VALIDATION_RULE
 
 #: RunConfig fields that are options of `leakres tune` (the run whose forget facts it excludes)
 TUNE_FIELDS = (
@@ -162,7 +162,7 @@ def tune_command(
     _check_grid(grid)
     import dataclasses
 
-    from ..preflight import check as preflight
+    from leakres_cli.config.preflight import check as preflight
 
     # The same checks as `leakres run`, at the validation sizes, before --out is created.
     preflight(
@@ -170,13 +170,13 @@ def tune_command(
         {name: options.get(name) for name in ("judge_model", "judge_base_url", "bbh_limit")},
     )
     check_writable_dir(out_dir)
-    from ..models import check_model
+    from leakres_cli.models.catalog import check_model
 
     check_model(cfg.model)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _seed_everything(cfg.seed)
 
-    from ..tuning import TuneSearch
+    from leakres_cli.tune.tuning import TuneSearch
 
     search = TuneSearch(
         cfg, method, out_dir, n_val_forget=val_forget, n_val_retain=val_retain,
@@ -200,7 +200,7 @@ def _method_and_grid(
         get_unlearner(method)
     except (KeyError, ValueError) as exc:
         raise LeakresError(str(exc).strip("'\"")) from exc
-    from ..paths import check_name
+    from leakres_cli.config.paths import check_name
 
     method = check_name(method.strip().lower(), "--method")  # it names OUT/<method>/
     alphas = _floats(tv_alphas, "--tv-alpha")
@@ -234,7 +234,7 @@ def _write_result(
     result: dict[str, Any], method: str, method_dir: Path, settings_out: Path | None
 ) -> None:
     """tune.json, tune.md and the settings file (none, and an error, when no trial forgot)."""
-    from ..tuning import floor_text, relative_text, render_markdown, settings_file
+    from leakres_cli.tune.tuning import floor_text, relative_text, render_markdown, settings_file
 
     write_json_atomic(method_dir / "tune.json", result)
     text = render_markdown(result)

@@ -1,0 +1,8 @@
+"""What a run writes and shows: results.json all or nothing (``write``) and its schema (``schema``),
+summary.md and the printed table (``summary``), the paper tables and plots (``paper_report``), the HTML
+report (``report/``), experiment trackers (``tracking``), the Hub push (``hub``) and the facts that let
+``leakres eval`` reproduce a run (``run_facts``).
+
+May import: ``config``, ``scale`` (the store), ``models`` (weights), the CLI's top-level helpers and
+leak-metrics. Never ``stages`` nor ``commands``.
+"""
