@@ -27,6 +27,7 @@ from leak_metrics.judges.mention_rules import (
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
+from leak_metrics.judges.option_rules import gold_in_longer_name, other_relation_subject, rejected
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -94,7 +95,11 @@ def mention_hits(
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
-    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
+    wrong_hits = [
+        (s, o)
+        for s, o in wrong_spans
+        if not any(_inside(s, g) for g, _ in gold_spans) and not rejected(span, s[0])
+    ]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
@@ -148,6 +153,14 @@ def context_rule(
     for rule, found in (
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
+        (
+            "names the gold only inside a longer name",
+            gold_in_longer_name(span, hits, gold_forms) if item.options else None,
+        ),
+        (
+            "calls the gold another relation's value",
+            other_relation_subject(span, hits, gold_forms, item.question) if item.options else None,
+        ),
         ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
