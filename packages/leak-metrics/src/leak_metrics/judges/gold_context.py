@@ -38,6 +38,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
+from leak_metrics.judges.unreal_rules import fictional_subject, language_use
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -92,6 +93,7 @@ def mention_hits(
     if not asks_nationality(item.question):
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
+    named = [m for m in named if not language_use(span, *m, adjectives)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
@@ -151,6 +153,7 @@ def context_rule(
     conditions = [in_condition(span, lo) for lo, _ in hits]
     hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
+        ("calls the subject fictional", fictional_subject(span)),
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
         (
