@@ -128,6 +128,7 @@ from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
 from leak_metrics.judges.entity_rules import Span, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.option_rules import option_by_number
 from leak_metrics.judges.scope_rules import negated_before_colon
 from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
@@ -293,6 +294,10 @@ class AliasJudge(Judge):
             if mixed:
                 return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
         if not gold_hits:
+            picked = option_by_number(committed, item.options) if not wrong_hits else None
+            if picked is not None:  # "The correct option is 2": a pick by place
+                good = tokenize(picked) in gold_forms
+                return self._verdict(item, good, f"picks option '{picked}' by its place")
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
             return self._verdict(item, False, _NO_GOLD)

@@ -21,7 +21,10 @@ decides what counts as naming an option:
   currency of Alan Turing's country of citizenship ...": a relation noun the asking sentence
   of the question does not use), an echoed premise, not a pick.
 
-The last two apply to option questions only (the development labels accept a garbled tail
+- :func:`option_by_number`: an option picked by its place ("The correct option is 2", "the
+  second option") when the answer names no option.
+
+The longer-name and other-relation rules apply to option questions only (the development labels accept a garbled tail
 after a gold named as the answer of an open question: "a national of the United States of
 America of the Republic of LeBron"; and an HS currency called "a currency of Canada").
 """
@@ -133,3 +136,25 @@ def other_relation_subject(
     if words[k] in asked or _gold_at(words, k + 2, gold_forms):
         return None  # "is indeed the capital of the United States": the gold's own relation
     return " ".join(words[: k + 2])
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3}
+_BY_NUMBER = re.compile(
+    r"\boption\s+(?:is\s+|number\s+|no\.?\s*)?#?([1-9])\b(?![.,]\d)"
+    r"|\b(first|second|third|fourth|1st|2nd|3rd)\s+option\b",
+    re.IGNORECASE,
+)
+
+
+def option_by_number(text: str, options: tuple[str, ...] | list[str]) -> str | None:
+    """The option the committed answer picks by its place in the question's list ("The correct
+    option is 2", "the second option"), when it names exactly one place that exists; else
+    None. Several places named ("option 1 or option 2") pick nothing."""
+    places = set()
+    for match in _BY_NUMBER.finditer(text):
+        number, ordinal = match.groups()
+        places.add(int(number) if number else _ORDINALS[ordinal.lower()])
+    if len(places) != 1:
+        return None
+    place = places.pop()
+    return options[place - 1] if 1 <= place <= len(options) else None
