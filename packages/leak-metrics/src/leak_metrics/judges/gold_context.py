@@ -27,7 +27,12 @@ from leak_metrics.judges.mention_rules import (
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
-from leak_metrics.judges.option_rules import gold_in_longer_name, other_relation_subject, rejected
+from leak_metrics.judges.option_rules import (
+    between_pair,
+    gold_in_longer_name,
+    other_relation_subject,
+    rejected,
+)
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -156,6 +161,7 @@ def context_rule(
         ("calls the subject fictional", fictional_subject(span)),
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
+        ("names the gold as one of a pair", between_pair(span, hits)),
         (
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if item.options else None,

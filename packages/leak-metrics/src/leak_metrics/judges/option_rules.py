@@ -21,6 +21,7 @@ decides what counts as naming an option:
   currency of Alan Turing's country of citizenship ...": a relation noun the asking sentence
   of the question does not use), an echoed premise, not a pick.
 
+- :func:`between_pair`: the gold as one end of "between <A> and <B>" restates the choice;
 - :func:`option_by_number`: an option picked by its place ("The correct option is 2", "the
   second option") when the answer names no option.
 
@@ -158,3 +159,28 @@ def option_by_number(text: str, options: tuple[str, ...] | list[str]) -> str | N
         return None
     place = places.pop()
     return options[place - 1] if 1 <= place <= len(options) else None
+
+
+_BETWEEN_REACH = 8  # words from "between" to the gold ("between the United Kingdom of X and")
+
+
+def between_pair(span: Span, gold: list[tuple[int, int]]) -> str | None:
+    """Every gold mention is one of the two ends of "between <A> and <B>" in its clause (the
+    question's choice restated, "between the United Kingdom of the Netherlands and the
+    Netherlands"): no pick. The words from "between" to the gold, else None."""
+    words = span.words
+    found = None
+    for lo, hi in outermost(gold):
+        k, start = lo, None
+        while k > 0 and lo - k < _BETWEEN_REACH and not _CLAUSE & set(span.gap(k)):
+            k -= 1
+            if words[k] == "between":
+                start = k
+                break
+        if start is None:
+            return None
+        after = words[hi : hi + 1] == ["and"] and span.tight(hi)
+        if "and" not in words[start + 1 : lo] and not after:
+            return None
+        found = found or span.raw(start, hi)
+    return found
