@@ -34,6 +34,7 @@ from leak_metrics.judges.option_rules import (
     rejected,
 )
 from leak_metrics.judges.scope_rules import in_condition
+from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     asks_nationality,
@@ -162,6 +163,10 @@ def context_rule(
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
         ("names the gold as one of a pair", between_pair(span, hits)),
+        (
+            "names another country beside the shared value",
+            None if item.options else second_country(span, hits, gold_forms, question_words),
+        ),
         (
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if item.options else None,
