@@ -213,8 +213,12 @@ class _Response:
 #: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
 #: words, the stop rule past lead-in sentences); 5 = issue 35, round five (possessive owners, the
 #: gold's own "<gold> of <gold form>" style, an apposition only with an article or a renaming,
-#: another yes/no value only in a statement opening with the claim's subject).
-RULES_VERSION = 5
+#: another yes/no value only in a statement opening with the claim's subject); 6 = issue 35,
+#: round six (an option answer read as an explicit pick: a rejected option is no pick, the gold
+#: inside a longer name, called another relation's value or one end of "between A and B" is
+#: none, a pick by place; another country beside a shared value; a fictional subject; a
+#: language; the possessive unit of the gold).
+RULES_VERSION = 6
 
 
 @dataclass(frozen=True)
