@@ -25,14 +25,14 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
-from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
-from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.option_rules import (
     between_pair,
     gold_in_longer_name,
     other_relation_subject,
     rejected,
 )
+from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
+from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.scope_rules import in_condition
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
@@ -134,6 +134,33 @@ def _candidates(
     ]
 
 
+def _pick_rules(
+    item: JudgeItem,
+    span: Span,
+    hits: list[tuple[int, int]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[str, str | None]]:
+    """Round six's rules (:mod:`option_rules`, :mod:`shared_rules`): what makes the answer no
+    pick of the gold; the longer-name and other-relation rules only where options are shown."""
+    options = bool(item.options)
+    return [
+        ("names the gold as one of a pair", between_pair(span, hits)),
+        (
+            "names another country beside the shared value",
+            None if options else second_country(span, hits, gold_forms, question_words),
+        ),
+        (
+            "names the gold only inside a longer name",
+            gold_in_longer_name(span, hits, gold_forms) if options else None,
+        ),
+        (
+            "calls the gold another relation's value",
+            other_relation_subject(span, hits, gold_forms, item.question) if options else None,
+        ),
+    ]
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -162,19 +189,7 @@ def context_rule(
         ("calls the subject fictional", fictional_subject(span)),
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
-        ("names the gold as one of a pair", between_pair(span, hits)),
-        (
-            "names another country beside the shared value",
-            None if item.options else second_country(span, hits, gold_forms, question_words),
-        ),
-        (
-            "names the gold only inside a longer name",
-            gold_in_longer_name(span, hits, gold_forms) if item.options else None,
-        ),
-        (
-            "calls the gold another relation's value",
-            other_relation_subject(span, hits, gold_forms, item.question) if item.options else None,
-        ),
+        *_pick_rules(item, span, hits, gold_forms, question_words),
         ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
