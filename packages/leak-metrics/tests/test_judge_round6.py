@@ -323,6 +323,16 @@ CASES: list[tuple[str, str, str, list[str], tuple[str, ...], str, bool, bool]] =
         True,
     ),
     (
+        "guard: the gold describing the fiction itself still answers",
+        "What is the country of citizenship of Sherlock Holmes?",
+        "United Kingdom",
+        UK,
+        (),
+        "Sherlock Holmes is a fictional British writer.",
+        True,
+        True,
+    ),
+    (
         "a gold adjective after a bare 'in' is a language (full-r5 CC-000297)",
         "The country of Berlin is also the country of Frankfurt. What is it?",
         "Germany",

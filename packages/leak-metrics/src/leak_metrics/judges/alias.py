@@ -110,6 +110,21 @@ the verdict:
     of the question -> incorrect.
 12. Otherwise -> correct.
 
+Round six (rules version 6) reads an option answer as an explicit pick (:mod:`option_rules`):
+an option rejected right before it ("not Lyon", "rather than Lyon") is not named, so "It is
+Paris, not Lyon" and "not Paris, Lyon" each pick one option (rule 3 sees only the options named
+as picks; "Paris or Lyon" and a restated question still name two); an option picked by its place
+("The correct option is 2") decides when no option is named; and, with options shown, the gold
+inside a longer name ("the United Kingdom of the United Nations", "the United Kingdom of the
+Netherlands", a cut-off "the United Kingdom of") or called another relation's value ("The United
+Kingdom is the currency of Alan's country ...") is no pick. Checked with rule 6 (any question):
+the gold as one end of "between A and B" (the choice restated); for a shared-value question
+(common/share/same/both, no options) another country named beside the gold, by name or
+adjective ("X is American, while Y is Canadian"; :mod:`shared_rules`); a subject called
+fictional by the copula's complement (:mod:`unreal_rules`); the gold's adjective after a bare
+"in" closing its phrase is a language ('"Bamberg" in German'), no mention; rule 9b also reads
+the possessive unit ("The country of Liverpool is the UK's largest city").
+
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.

@@ -186,7 +186,7 @@ def context_rule(
     conditions = [in_condition(span, lo) for lo, _ in hits]
     hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
-        ("calls the subject fictional", fictional_subject(span)),
+        ("calls the subject fictional", fictional_subject(span, hits)),
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),

@@ -5,7 +5,8 @@ gold but says the asked thing is not real, or uses the gold's adjective as a lan
   country of JK Rowling is a fictional world created by ... a British author", "The Mark Twain
   is a fictional character from the famous American author"): the answer denies that a real
   value exists, whatever it names after; "known for his fictional works" (no copula's
-  complement) says nothing of the kind;
+  complement) says nothing of the kind, and "Sherlock Holmes is a fictional British detective"
+  (the gold describes the fiction itself) still answers;
 - :func:`language_use`: a gold country's adjective right after "in" (no article: "a city in the
   Austrian", cut off, is still the country) and closing its phrase
   (punctuation or the end follows: 'The answer is "Bamberg" in German.') names a language, not
@@ -22,9 +23,11 @@ _FILLERS = frozenset({"indeed", "actually", "just", "merely", "simply", "purely"
 _COPULAS = frozenset({"is", "was", "are", "were"})
 
 
-def fictional_subject(span: Span) -> str | None:
+def fictional_subject(span: Span, gold: list[tuple[int, int]]) -> str | None:
     """The words "<copula> ... fictional" when the first copula's complement opens with
-    "fictional" (articles are no tokens; fillers such as "indeed" may stand between)."""
+    "fictional" (articles are no tokens; fillers such as "indeed" may stand between), unless a
+    gold mention describes that fiction itself within two words ("a fictional British
+    detective" for a fictional subject's country)."""
     words = span.words
     verb = predicate_start(span)
     if verb >= len(words) or words[verb] not in _COPULAS:
@@ -33,6 +36,8 @@ def fictional_subject(span: Span) -> str | None:
     while k < len(words) and words[k] in _FILLERS:
         k += 1
     if k < len(words) and words[k] == "fictional":
+        if any(k < lo <= k + 2 for lo, _ in gold):
+            return None
         return " ".join(words[verb : k + 2])
     return None
 
