@@ -592,7 +592,8 @@ def test_short_aliases_match_only_as_listed_codes() -> None:
 
 def test_option_form_scoring() -> None:
     """Options shown (DS, and MT in its options form): naming the gold option alone is correct,
-    naming a wrong option (alone or beside the gold) is not."""
+    naming a wrong option (alone or beside the gold) is not; since round six (rules version 6)
+    an option rejected right after "not" is no pick, so "China, not Colombia" picks China."""
     judge = get_judge("alias")
     q = "Options: South Korea, China, or Colombia. Which is Beijing's country?"
     opts = ("South Korea", "China", "Colombia")
@@ -601,7 +602,9 @@ def test_option_form_scoring() -> None:
         return judge.judge_one(_item(q, "China", [], response, options=opts)).correct
 
     assert verdict("Beijing's country is China.") is True
-    assert verdict("The answer is China, not Colombia.") is False
+    assert verdict("The answer is China, not Colombia.") is True  # round six: a pick
+    assert verdict("The answer is China or Colombia.") is False
+    assert verdict("The answer is China, and Colombia is near it.") is False
     assert verdict("Beijing is in South Korea.") is False
     yes_no = ("yes", "no")
     mt = (

@@ -196,8 +196,8 @@ def test_yes_no_rules_round_five(case: tuple[str, str, str, str, bool, bool]) ->
 def test_the_rules_changed_verdicts_and_their_version() -> None:
     changed = [c for c in CASES if c[6] != c[7]] + [c for c in YES_NO if c[4] != c[5]]
     assert len(changed) >= 6
-    assert RULES_VERSION == 5
-    assert get_judge("alias").describe()["rules_version"] == 5
+    assert RULES_VERSION >= 5  # round six bumped it again (test_judge_round6.py)
+    assert get_judge("alias").describe()["rules_version"] == RULES_VERSION
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])

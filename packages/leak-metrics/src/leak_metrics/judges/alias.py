@@ -110,6 +110,21 @@ the verdict:
     of the question -> incorrect.
 12. Otherwise -> correct.
 
+Round six (rules version 6) reads an option answer as an explicit pick (:mod:`option_rules`):
+an option rejected right before it ("not Lyon", "rather than Lyon") is not named, so "It is
+Paris, not Lyon" and "not Paris, Lyon" each pick one option (rule 3 sees only the options named
+as picks; "Paris or Lyon" and a restated question still name two); an option picked by its place
+("The correct option is 2") decides when no option is named; and, with options shown, the gold
+inside a longer name ("the United Kingdom of the United Nations", "the United Kingdom of the
+Netherlands", a cut-off "the United Kingdom of") or called another relation's value ("The United
+Kingdom is the currency of Alan's country ...") is no pick. Checked with rule 6 (any question):
+the gold as one end of "between A and B" (the choice restated); for a shared-value question
+(common/share/same/both, no options) another country named beside the gold, by name or
+adjective ("X is American, while Y is Canadian"; :mod:`shared_rules`); a subject called
+fictional by the copula's complement (:mod:`unreal_rules`); the gold's adjective after a bare
+"in" closing its phrase is a language ('"Bamberg" in German'), no mention; rule 9b also reads
+the possessive unit ("The country of Liverpool is the UK's largest city").
+
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.
@@ -128,6 +143,7 @@ from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of
 from leak_metrics.judges.entity_rules import Span, other_names
 from leak_metrics.judges.gold_context import context_rule, mention_hits
 from leak_metrics.judges.mention_rules import mixed_with_gold
+from leak_metrics.judges.option_rules import option_by_number
 from leak_metrics.judges.scope_rules import negated_before_colon
 from leak_metrics.judges.slot_rules import asks_citizenship
 from leak_metrics.judges.yes_no import decide
@@ -212,8 +228,12 @@ class _Response:
 #: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
 #: words, the stop rule past lead-in sentences); 5 = issue 35, round five (possessive owners, the
 #: gold's own "<gold> of <gold form>" style, an apposition only with an article or a renaming,
-#: another yes/no value only in a statement opening with the claim's subject).
-RULES_VERSION = 5
+#: another yes/no value only in a statement opening with the claim's subject); 6 = issue 35,
+#: round six (an option answer read as an explicit pick: a rejected option is no pick, the gold
+#: inside a longer name, called another relation's value or one end of "between A and B" is
+#: none, a pick by place; another country beside a shared value; a fictional subject; a
+#: language; the possessive unit of the gold).
+RULES_VERSION = 6
 
 
 @dataclass(frozen=True)
@@ -293,6 +313,10 @@ class AliasJudge(Judge):
             if mixed:
                 return self._verdict(item, False, f"names a mixed nationality ('{mixed[0]}')")
         if not gold_hits:
+            picked = option_by_number(committed, item.options) if not wrong_hits else None
+            if picked is not None:  # "The correct option is 2": a pick by place
+                good = tokenize(picked) in gold_forms
+                return self._verdict(item, good, f"picks option '{picked}' by its place")
             if wrong_hits:
                 return self._verdict(item, False, f"names wrong candidate '{wrong_hits[0][1]}'")
             return self._verdict(item, False, _NO_GOLD)

@@ -25,9 +25,16 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.option_rules import (
+    between_pair,
+    gold_in_longer_name,
+    other_relation_subject,
+    rejected,
+)
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
 from leak_metrics.judges.scope_rules import in_condition
+from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
     asks_nationality,
@@ -37,6 +44,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
+from leak_metrics.judges.unreal_rules import fictional_subject, language_use
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -91,10 +99,15 @@ def mention_hits(
     if not asks_nationality(item.question):
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
+    named = [m for m in named if not language_use(span, *m, adjectives)]
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
-    wrong_hits = [(s, o) for s, o in wrong_spans if not any(_inside(s, g) for g, _ in gold_spans)]
+    wrong_hits = [
+        (s, o)
+        for s, o in wrong_spans
+        if not any(_inside(s, g) for g, _ in gold_spans) and not rejected(span, s[0])
+    ]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
@@ -118,6 +131,33 @@ def _candidates(
         if o not in partners
         and not in_other_role(span, o[0], item.question)
         and not possessive_owner(span, o[1])
+    ]
+
+
+def _pick_rules(
+    item: JudgeItem,
+    span: Span,
+    hits: list[tuple[int, int]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[str, str | None]]:
+    """Round six's rules (:mod:`option_rules`, :mod:`shared_rules`): what makes the answer no
+    pick of the gold; the longer-name and other-relation rules only where options are shown."""
+    options = bool(item.options)
+    return [
+        ("names the gold as one of a pair", between_pair(span, hits)),
+        (
+            "names another country beside the shared value",
+            None if options else second_country(span, hits, gold_forms, question_words),
+        ),
+        (
+            "names the gold only inside a longer name",
+            gold_in_longer_name(span, hits, gold_forms) if options else None,
+        ),
+        (
+            "calls the gold another relation's value",
+            other_relation_subject(span, hits, gold_forms, item.question) if options else None,
+        ),
     ]
 
 
@@ -146,8 +186,10 @@ def context_rule(
     conditions = [in_condition(span, lo) for lo, _ in hits]
     hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
+        ("calls the subject fictional", fictional_subject(span, hits)),
         ("names the gold only inside a condition", hypothetical),
         ("commits to another answer before the gold", first_other),
+        *_pick_rules(item, span, hits, gold_forms, question_words),
         ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),

@@ -96,8 +96,9 @@ UNIT_MODIFIERS = frozenset(
 def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[str]) -> str | None:
     """The subject phrase restates the asked relation (a relation word of the question: "The
     country of citizenship of X is") and every gold mention is the owner of another kind of
-    unit in its complement ("... is the former capital of the United Kingdom"): the answer calls
-    the value a unit of the gold, not the gold."""
+    unit in its complement ("... is the former capital of the United Kingdom", or the
+    possessive "... is the UK's largest city"): the answer calls the value a unit of the gold,
+    not the gold."""
     verb = predicate_start(span)
     words = span.words
     if verb >= len(words) or words[verb] not in COPULAS or not gold:
@@ -106,6 +107,9 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
     if not asked:
         return None
     gold = outermost(gold)
+    owned = _owned_unit(words, verb, gold, asked)
+    if owned is not None:
+        return owned
     for lo, _ in gold:
         if lo < verb + 3 or words[lo - 1] not in ("of", "in"):
             return None
@@ -116,6 +120,25 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
         if not all(w in UNIT_MODIFIERS for w in between):
             return None
     return " ".join(words[gold[0][0] - 2 : gold[0][1]])
+
+
+def _owned_unit(
+    words: list[str], verb: int, gold: list[tuple[int, int]], asked: list[str]
+) -> str | None:
+    """The possessive form of :func:`kind_mismatch`: the copula's complement is "<gold>'s
+    <modifiers> <unit>" ("The country of Liverpool is the UK's largest city"), the only gold
+    mention."""
+    if len(set(gold)) != 1:
+        return None
+    lo, hi = gold[0]
+    if not all(w in UNIT_MODIFIERS for w in words[verb + 1 : lo]) or words[hi : hi + 1] != ["s"]:
+        return None
+    for k in range(hi + 1, min(hi + 4, len(words))):
+        if words[k] in UNIT_NOUNS and words[k] not in asked:
+            if all(w in UNIT_MODIFIERS | {"biggest", "2", "3"} for w in words[hi + 1 : k]):
+                return " ".join(words[lo : k + 1])
+            return None
+    return None
 
 
 _SENTENCES = re.compile(r"[.;?!](?:\s|$)")
