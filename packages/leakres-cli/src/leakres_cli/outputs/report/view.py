@@ -20,6 +20,7 @@ from leakres_cli.outputs.report.sections import (
     fq_section,
     judge_rows,
     loss_section,
+    registry_tables,
     rr_section,
     triangle_section,
     utility_rows,
@@ -97,6 +98,8 @@ class RunView:
     drill: list[DrillRow]
     judges: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    #: every registered metric the run reports, one table per level (leak-metrics' registry)
+    metric_tables: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -201,7 +204,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         fq_rows=fq_rows, fq_svg=fq_svg, rr_rows=rr_rows, rr_svg=rr_svg,
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
-        warnings=list(run.warnings),
+        warnings=list(run.warnings), metric_tables=registry_tables(methods, mdata),
     )  # fmt: skip
 
 
