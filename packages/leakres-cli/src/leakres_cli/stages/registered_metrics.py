@@ -34,17 +34,21 @@ LEVEL_INPUTS = {
 
 def add_registered_metrics(
     out: dict[str, Any],
-    verdicts: dict[str, dict[str, list[bool | None]]],
+    cells: tuple[dict[str, Any], dict[str, Any]],
     scored: dict[str, list[Record]],
+    retain: list[Record],
     rr_cells: dict[tuple[str, str], list[bool | None]],
     boot: dict[str, int],
 ) -> None:
     """Fill ``out`` (one method's block of results.json) with every registered metric it lacks.
 
-    ``verdicts``: ``{"base" | "unlearned": {type or "retain": verdicts}}`` in ``scored`` /
-    retain order; ``rr_cells``: each (attack, hop) cell's recoveries, as robustness reads them."""
+    ``cells``: the base cell and the method's evaluation cell (their ``correct`` verdicts);
+    ``rr_cells``: each (attack, hop) cell's recoveries, as robustness reads them."""
     from leak_metrics import available_metrics
 
+    groups = [*scored.items(), ("retain", retain)]
+    base, unlearned = ({t: [c["correct"][q["id"]] for q in qs] for t, qs in groups} for c in cells)
+    verdicts = {"base": base, "unlearned": unlearned}
     for spec in available_metrics():
         if spec.results_key is None:
             continue  # a library metric a run does not compute

@@ -111,9 +111,7 @@ def score_method(
             "attacks": {a: out["n_unjudged"] for a, out in attacks_out.items()},
         },
     }
-    sets = {"base": base, "unlearned": ev}
-    by_set = {k: {t: verdicts(c, qs) for t, qs in [*scored.items(), ("retain", retain)]} for k, c in sets.items()}  # fmt: skip
-    add_registered_metrics(out, by_set, scored, rr_cells, boot)  # every other registered metric
+    add_registered_metrics(out, (base, ev), scored, retain, rr_cells, boot)  # any other registered
     return out
 
 

@@ -62,6 +62,7 @@ def rr_section(name: str, methods: list[str], mdata: dict[str, Mapping[str, Any]
             per_type = a.get("rr_per_type")
             rr_rows.append({
                 "method": m, "attack": attack, "sh": metric(a.get("rr_SH")), "mh": metric(a.get("rr_MH")),
+                "cols": [_cell(s, a, h) for s in shown_metrics("attack") for h in HOPS],
                 "per_type": {t: metric(per_type.get(t)) for t in types} if isinstance(per_type, Mapping) else {},
                 "settings": fmt(a.get("settings")), "guessing": guessing(a.get("guessing")),
             })  # fmt: skip
@@ -158,6 +159,15 @@ def judge_rows(r: Mapping[str, Any]) -> list[tuple[str, str]]:
     return judges
 
 
+HOP_NAMES = {"SH": "single-hop", "MH": "multi-hop"}
+
+
+def rr_headers() -> list[dict[str, str]]:
+    """The RR table's value columns: each registered attack-level metric per hop (``RR single-hop``)."""
+    return [{"text": f"{s.display} {HOP_NAMES[h]}", "title": f"{s.definition} ({s.reference})"}
+            for s in shown_metrics("attack") for h in HOPS]  # fmt: skip
+
+
 LEVEL_TITLES = {"type": "per question type", "attack": "per attack and hop", "method": "per method"}
 
 
@@ -170,7 +180,9 @@ def registry_tables(methods: list[str], mdata: dict[str, Mapping[str, Any]]) -> 
         rows = [{"method": m, "where": where, "cells": [_cell(s, block, hop) for s in specs]}
                 for m in methods for where, block, hop in _blocks(level, mdata[m])]  # fmt: skip
         if specs and rows:
-            tables.append({"title": title, "specs": specs, "rows": rows})
+            tables.append(
+                {"title": title, "specs": specs, "rows": rows, "where": level != "method"}
+            )
     return tables
 
 
