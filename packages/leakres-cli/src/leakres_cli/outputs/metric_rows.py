@@ -82,9 +82,20 @@ def glossary() -> list[dict[str, str]]:
 
 
 def metrics_table(results: Mapping[str, Any], fmt: str) -> str:
-    """``tables/metrics.{md,csv}``: every reported metric of the run, one row each (value, CI, n
-    and the registry's definition); ``fmt`` is ``markdown`` or ``csv``."""
+    """``tables/metrics.{md,csv}``: every reported metric of the run, one row each, with the
+    registry's definition. ``markdown``: the printed value (``85.4 [75, 94]``); ``csv``: the stored
+    numbers (``value``, ``ci_low``, ``ci_high`` as results.json holds them, e.g. 0.854) and the
+    reason a value is undefined."""
     model = (results.get("config") or {}).get("model", "")
+    rows = metric_rows(results)
+    if fmt == "csv":
+        fields = ("value", "ci_low", "ci_high", "n", "undefined_reason")
+        return _csv(
+            ["model", "method", "level", "where", "metric", "name", "unit", *fields, "definition"],
+            [[model, r["method"], r["level"], r["where"], r["spec"].display, r["spec"].name,
+              r["spec"].unit, *(_field(r["metric"], f) for f in fields), r["spec"].definition]
+             for r in rows],
+        )  # fmt: skip
     header = [
         "model",
         "method",
@@ -96,21 +107,19 @@ def metrics_table(results: Mapping[str, Any], fmt: str) -> str:
         "definition",
         "reference",
     ]
-    rows = [
+    body = [
         [model, r["method"], r["level"], r["where"], r["spec"].display,
-         metric_text(r["spec"], r["metric"]), _n(r["metric"]), r["spec"].definition,
+         metric_text(r["spec"], r["metric"]), _field(r["metric"], "n"), r["spec"].definition,
          r["spec"].reference]
-        for r in metric_rows(results)
+        for r in rows
     ]  # fmt: skip
-    if fmt == "csv":
-        return _csv(header, rows)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in body]
     return "\n".join(lines) + "\n"
 
 
-def _n(d: Any) -> str:
-    return str(d.get("n")) if isinstance(d, Mapping) and d.get("n") is not None else ""
+def _field(d: Any, key: str) -> Any:
+    return d.get(key) if isinstance(d, Mapping) and d.get(key) is not None else ""
 
 
 def _csv(header: list[str], rows: list[list[Any]]) -> str:
