@@ -69,3 +69,18 @@ def test_register_metric_adds_one_everywhere_listed() -> None:
         METRICS._builtin.pop("answer_length", None)
     with pytest.raises(TypeError, match="MetricSpec"):
         register_metric("answer_length")  # type: ignore[arg-type]
+
+
+def test_labels_keys_and_ci_digits() -> None:
+    specs = available_metrics()
+    shown = [s for s in specs if s.results_key]
+    assert len({s.display for s in shown}) == len(shown)  # a reader tells every column apart
+    assert len({(s.level, s.results_key) for s in shown}) == len(shown)
+    assert get_metric("forget_quality").results_key == "fq"
+    assert get_metric("recovery_rate").results_key.format(hop="MH") == "rr_MH"
+    assert get_metric("false_recovery_rate").results_key is None  # not computed by a run
+    spec = MetricSpec("x", "x", "d", "r", True, "percent", "attack", ("recovered",), len)
+    assert spec.display == "x" and spec.results_key == "x_{hop}"
+    assert spec.direction == "higher is better"
+    value = MetricValue(0.854, 0.75, 0.94, 48)
+    assert spec.format(value, ci_digits=0) == "85.4 [75, 94]"

@@ -1,4 +1,5 @@
-"""Paper-shaped outputs of a run: Table 2 (FQ) and Table 3 (RR) as Markdown/CSV/LaTeX, radar and heatmap."""
+"""Paper-shaped outputs of a run: Table 2 (FQ) and Table 3 (RR) as Markdown/CSV/LaTeX, radar and heatmap;
+and every registered metric of the run (``tables/metrics.{md,csv}``)."""
 
 from __future__ import annotations
 
@@ -68,6 +69,19 @@ def triangle_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def write_metrics_tables(results: dict[str, Any], tables: Path) -> list[Path]:
+    """``tables/metrics.{md,csv}``: every metric leak-metrics registers that the run reports, one
+    row per method and place, with its definition (:func:`.metric_rows.metrics_table`)."""
+    from leakres_cli.outputs.metric_rows import metrics_table
+
+    written = []
+    for fmt, ext in (("markdown", "md"), ("csv", "csv")):
+        path = tables / f"metrics.{ext}"
+        write_text_atomic(path, metrics_table(results, fmt))
+        written.append(path)
+    return written
+
+
 def write_paper_report(results: dict[str, Any], out_dir: Path) -> list[Path]:
     """Write tables/ and plots/ under ``out_dir``; returns the written files."""
     from leak_metrics.report import (
@@ -94,6 +108,7 @@ def write_paper_report(results: dict[str, Any], out_dir: Path) -> list[Path]:
             path = tables / f"{name}.{ext}"
             write_text_atomic(path, text)
             written.append(path)
+    written += write_metrics_tables(results, tables)
     plots = out_dir / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     written += ideal_triangle_plots(triangle_rows(results), plots)

@@ -6,6 +6,8 @@ from typing import Any
 
 from leak_metrics import no_signal
 
+from leakres_cli.outputs.metric_rows import HOPS, lookup, metric_text, shown_metrics
+
 
 def _pct(metric: dict[str, Any] | None) -> str:
     if not metric or metric.get("value") is None:
@@ -100,12 +102,6 @@ def _set_by(m: dict[str, Any]) -> str:
     return ", ".join(f"{c['attack']} {c['hop']}" for c in cells)
 
 
-def _bbh(util: dict[str, Any]) -> str:
-    if util.get("bbh_too_small") and util.get("bbh_ratio"):
-        return f"{_pct(util['bbh_ratio'])} {util['bbh_too_small']}"
-    return _pct(util.get("bbh_ratio"))
-
-
 def _table(header: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows, strict=True)]
     fmt = "| " + " | ".join(f"{{:<{w}}}" for w in widths) + " |"
@@ -182,78 +178,108 @@ def _header(results: dict[str, Any]) -> list[str]:
 
 
 def _fq_section(results: dict[str, Any]) -> list[str]:
-    """Forget Quality per method and type."""
+    """Forget Quality per method and type: one column per registered type-level metric."""
     parts: list[str] = []
     types = list(results["scored_questions"])
+    specs = shown_metrics("type")
     rows = []
     for method, m in results["methods"].items():
         for t in types:
             pt = m["per_type"][t]
-            rows.append([method, t, pt["n"], _chance(pt.get("chance")), _pct(pt["acc_base"]),
-                         _pct(pt["acc_unlearned"]), _fq(pt["fq"]),
-                         _fq(pt.get("fq_chance_corrected")), m["s_suc"].get(t, 0)])  # fmt: skip
+            rows.append([method, t, pt["n"], _chance(pt.get("chance")),
+                         *(metric_text(s, lookup(pt, s)) for s in specs), m["s_suc"].get(t, 0)])  # fmt: skip
     parts += ["## Forget Quality", "",
               "chance = accuracy of a uniform guess among the options shown (1/2 yes/no, 1/k for k "
               "options, - for open questions). FQ cc = leakres' own chance-corrected FQ, "
               "1 - (Acc_u - chance) / (Acc_p - chance), not the paper's. A type the base model "
               "answers at chance (95% CI reaching chance, or fewer than 5 right) gets no FQ.", "",
-              _table(["method", "type", "n", "chance", "Acc base", "Acc unlearned", "FQ", "FQ cc (leakres)", "S_suc"], rows), ""]  # fmt: skip
+              _table(["method", "type", "n", "chance", *(s.display for s in specs), "S_suc"], rows), ""]  # fmt: skip
     return parts
 
 
 def _rr_section(results: dict[str, Any]) -> list[str]:
-    """Recovery Rate per method and attack, with the guessing baseline."""
+    """Recovery Rate per method and attack (one column pair per registered attack-level metric
+    and hop), with the guessing baseline."""
     parts: list[str] = []
+    specs = shown_metrics("attack")
     rows = []
     for method, m in results["methods"].items():
         for attack, a in m["attacks"].items():
+            cells = [
+                c
+                for s in specs
+                for h in HOPS
+                for c in (metric_text(s, lookup(a, s, h)), (lookup(a, s, h) or {}).get("n"))
+            ]
             rows.append(
                 [
                     method,
                     attack,
-                    _pct(a["rr_SH"]),
-                    a["rr_SH"]["n"],
-                    _pct(a["rr_MH"]),
-                    a["rr_MH"]["n"],
+                    *cells,
                     a.get("n_unjudged", 0),
                     _guess((a.get("guessing") or {}).get("MH")),
                     ", ".join(f"{t} {_guess(g)}" for t, g in (a.get("guessing") or {}).items()
                               if t not in ("SH", "MH", "label") and g.get("n")) or "-",
                 ]
             )  # fmt: skip
+    header = [c for s in specs for h in HOPS for c in (f"{s.display} {h}", f"n {h}")]
     parts += ["## Recovery Rate (on S_suc)", "",
               "guessing = recoveries a model that only guesses would make on the same items under "
               "the attack's any-of-N rule (N responses per item): expected count, of n, and the "
               "attack's observed recoveries (leakres' own). RR SH/MH and robustness leave out the "
               "S_suc items of a type the base model answers at chance (a guess, not a recovery); "
               "their guessing counts stay.", "",
-              _table(["method", "attack", "RR SH", "n SH", "RR MH", "n MH", "unjudged", "guessing MH", "guessing per type"], rows), ""]  # fmt: skip
+              _table(["method", "attack", *header, "unjudged", "guessing MH", "guessing per type"], rows), ""]  # fmt: skip
     return parts
 
 
 def _triangle_section(results: dict[str, Any]) -> list[str]:
-    """The ideal triangle: FQ, robustness and utility per method."""
-    parts: list[str] = []
+    """The ideal triangle: one column per registered method-level metric (FQ, robustness and
+    utility among them), with what explains a value beside it (:data:`TRIANGLE_NOTES`)."""
+    specs = shown_metrics("method")
     rows = []
     for method, m in results["methods"].items():
-        rec = m.get("unlearn") or {}
-        util = m["utility"]
-        excluded = ", ".join(m.get("fq_excluded_types") or {})
-        rows.append([method, _pct(m["retain"]["acc_base"]), _pct(m["retain"]["acc_unlearned"]),
-                     _pct(m["fq_all_types"]) + (f" (without {excluded})" if excluded else ""),
-                     _pct(m["robustness"]), _set_by(m), _pct(m.get("robustness_pooled")),
-                     _pct(util.get("ratio")) + (f" ({util['ratio_basis']})" if util.get("ratio_basis") else ""),
-                     _pct(util.get("retain_accuracy_ratio")), _bbh(util),
-                     training_label(rec)])  # fmt: skip
-    parts += ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "",
-              "Robustness = 1 - max over every (attack, hop) RR cell (the paper's definition); set by = "
-              "the cell at that max; pooled = 1 - max over attacks of RR on all of S_suc (hops pooled, "
-              "not the paper's). Utility (the radar's) = the lower of the retain ratio (Acc_u / Acc_p on "
-              "the retain facts) and the BBH ratio (BBH accuracy of the unlearned / base model on the same "
-              "examples; n/a: BBH off), a BBH ratio with a 95% CI wider than +/-10 points being too small "
-              "to judge and not used.", "",
-              _table(["method", "retain base", "retain unlearned", "FQ all types", "robustness", "set by", "robustness pooled", "utility (radar)", "retain ratio", "BBH ratio", "training"], rows), ""]  # fmt: skip
-    return parts
+        cells = []
+        for s in specs:
+            note = TRIANGLE_NOTES.get(s.name)
+            cells.append(metric_text(s, lookup(m, s)) + (note[0](m) if note else ""))
+            cells += [extra(m) for _, extra in TRIANGLE_AFTER.get(s.name, ())]
+        rows.append([method, *cells, training_label(m.get("unlearn") or {})])
+    header = [
+        h for s in specs for h in (s.display, *(n for n, _ in TRIANGLE_AFTER.get(s.name, ())))
+    ]
+    return ["## Ideal triangle: forget quality, robustness (1 - max RR), utility", "",
+            "Robustness = 1 - max over every (attack, hop) RR cell (the paper's definition); set by = "
+            "the cell at that max; pooled = 1 - max over attacks of RR on all of S_suc (hops pooled, "
+            "not the paper's). Utility (the radar's) = the lower of the retain ratio (Acc_u / Acc_p on "
+            "the retain facts) and the BBH ratio (BBH accuracy of the unlearned / base model on the same "
+            "examples; n/a: BBH off), a BBH ratio with a 95% CI wider than +/-10 points being too small "
+            "to judge and not used.", "",
+            _table(["method", *header, "training"], rows), ""]  # fmt: skip
+
+
+def _without(m: dict[str, Any]) -> str:
+    excluded = ", ".join(m.get("fq_excluded_types") or {})
+    return f" (without {excluded})" if excluded else ""
+
+
+def _basis(m: dict[str, Any]) -> str:
+    basis = (m.get("utility") or {}).get("ratio_basis")
+    return f" ({basis})" if basis else ""
+
+
+def _too_small(m: dict[str, Any]) -> str:
+    util = m.get("utility") or {}
+    return (
+        f" {util['bbh_too_small']}" if util.get("bbh_too_small") and util.get("bbh_ratio") else ""
+    )
+
+
+#: what the triangle prints after a metric's value (by registered name; a run's context, not a
+#: metric), and the columns that follow a metric's own
+TRIANGLE_NOTES = {"forget_quality_all_types": (_without,), "forget_quality_multi_hop": (_without,),
+                  "utility": (_basis,), "utility_ratio": (_too_small,)}  # fmt: skip
+TRIANGLE_AFTER = {"robustness": (("set by", _set_by),)}
 
 
 #: how a model `leakres eval` was given came to be, by its kind (no unlearn-zoo record says more)

@@ -15,6 +15,7 @@ from typing import Any
 
 from leakres_cli.config.run_config import multi_hop_types
 from leakres_cli.records import Record
+from leakres_cli.stages.registered_metrics import add_registered_metrics
 from leakres_cli.stages.type_checks import CHANCE_LABEL, question_chance, type_checks
 from leakres_cli.stages.unlearning import training_summary
 
@@ -83,7 +84,7 @@ def score_method(
     retain_b, retain_u = verdicts(base, retain), verdicts(ev, retain)
     utility = utility_scores(retain_b, retain_u, bbh_base, cells.bbh, boot)
     scored_ids = [q["id"] for qs in scored.values() for q in qs] + [q["id"] for q in retain]
-    return {
+    out = {
         "unlearn": cells.record,
         "training": training_summary(cells.record, len(scored["SH"])),
         "per_type": per_type,
@@ -110,6 +111,8 @@ def score_method(
             "attacks": {a: out["n_unjudged"] for a, out in attacks_out.items()},
         },
     }
+    add_registered_metrics(out, (base, ev), scored, retain, rr_cells, boot)  # any other registered
+    return out
 
 
 def robustness_scores(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from leakres_cli.outputs.metric_rows import HOPS, lookup, metric_text, shown_metrics
 from leakres_cli.outputs.report import svg
 from leakres_cli.outputs.report.load import RunData
 from leakres_cli.outputs.report.values import dig, fmt, guessing, loss_points, metric, num
@@ -61,6 +62,7 @@ def rr_section(name: str, methods: list[str], mdata: dict[str, Mapping[str, Any]
             per_type = a.get("rr_per_type")
             rr_rows.append({
                 "method": m, "attack": attack, "sh": metric(a.get("rr_SH")), "mh": metric(a.get("rr_MH")),
+                "cols": [_cell(s, a, h) for s in shown_metrics("attack") for h in HOPS],
                 "per_type": {t: metric(per_type.get(t)) for t in types} if isinstance(per_type, Mapping) else {},
                 "settings": fmt(a.get("settings")), "guessing": guessing(a.get("guessing")),
             })  # fmt: skip
@@ -155,3 +157,46 @@ def judge_rows(r: Mapping[str, Any]) -> list[tuple[str, str]]:
                            f"Cohen's kappa {'n/a' if kappa is None else f'{kappa:.3f}'} on {fmt(dig(agr, 'n'))} answers, "
                            f"{fmt(dig(agr, 'n_unjudged'))} unjudged"))  # fmt: skip
     return judges
+
+
+HOP_NAMES = {"SH": "single-hop", "MH": "multi-hop"}
+
+
+def rr_headers() -> list[dict[str, str]]:
+    """The RR table's value columns: each registered attack-level metric per hop (``RR single-hop``)."""
+    return [{"text": f"{s.display} {HOP_NAMES[h]}", "title": f"{s.definition} ({s.reference})"}
+            for s in shown_metrics("attack") for h in HOPS]  # fmt: skip
+
+
+LEVEL_TITLES = {"type": "per question type", "attack": "per attack and hop", "method": "per method"}
+
+
+def registry_tables(methods: list[str], mdata: dict[str, Mapping[str, Any]]) -> Rows:
+    """Every metric registered in leak-metrics that the run reports, one table per level (rows:
+    method and place; columns: the level's metrics, their definition on hover)."""
+    tables = []
+    for level, title in LEVEL_TITLES.items():
+        specs = shown_metrics(level)
+        rows = [{"method": m, "where": where, "cells": [_cell(s, block, hop) for s in specs]}
+                for m in methods for where, block, hop in _blocks(level, mdata[m])]  # fmt: skip
+        if specs and rows:
+            tables.append(
+                {"title": title, "specs": specs, "rows": rows, "where": level != "method"}
+            )
+    return tables
+
+
+def _blocks(level: str, m: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
+    """(where, block, hop) of each place a metric of ``level`` sits in one method's block."""
+    if level == "type":
+        per_type = m.get("per_type")
+        return [(t, b, "") for t, b in per_type.items()] if isinstance(per_type, Mapping) else []
+    if level == "attack":
+        atk = m.get("attacks")
+        return [(f"{a} {h}", b, h) for a, b in atk.items() for h in HOPS] if isinstance(atk, Mapping) else []  # fmt: skip
+    return [("-", m, "")]
+
+
+def _cell(spec: Any, block: Any, hop: str) -> dict[str, Any]:
+    d = lookup(block, spec, hop)
+    return {"text": metric_text(spec, d), "value": metric(d).value, "title": metric(d).title}

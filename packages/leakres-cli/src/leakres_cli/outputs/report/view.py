@@ -20,6 +20,8 @@ from leakres_cli.outputs.report.sections import (
     fq_section,
     judge_rows,
     loss_section,
+    registry_tables,
+    rr_headers,
     rr_section,
     triangle_section,
     utility_rows,
@@ -97,6 +99,10 @@ class RunView:
     drill: list[DrillRow]
     judges: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    #: every registered metric the run reports, one table per level (leak-metrics' registry)
+    metric_tables: list[dict[str, Any]] = field(default_factory=list)
+    #: the RR table's value columns (every registered attack-level metric, per hop)
+    rr_headers: list[dict[str, str]] = field(default_factory=list)
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -201,7 +207,8 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         fq_rows=fq_rows, fq_svg=fq_svg, rr_rows=rr_rows, rr_svg=rr_svg,
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
-        warnings=list(run.warnings),
+        warnings=list(run.warnings), metric_tables=registry_tables(methods, mdata),
+        rr_headers=rr_headers(),
     )  # fmt: skip
 
 
