@@ -151,11 +151,14 @@ def test_probab_ladder_is_one_draw_monotone_and_agrees_with_separate_draws(
     assert m["controls"]["fq_knowledge_free"]["SH"] == pytest.approx(1.0)
     assert results["attack_budgets"] == {"spec": "probab=1,2,5,20", "ladders": {"probab": LADDER}}
 
+    assert sum(len(ids) for ids in c_hops.values()) == len(control["recovered"])
     # The summary, the report and the figure name the curves and the controls.
     summary = (out / "summary.md").read_text()
     assert "## Recovery curves over attack budget" in summary and "false-recovery" in summary
     html = (out / "report.html").read_text()
     assert "Recovery curves over attack budget" in html and "knowledge-free" in html
+    assert (out / "recovery_curves.png").stat().st_size > 0
+    assert (out / "recovery_curves.pdf").read_bytes().startswith(b"%PDF")
 
     # A rerun (a shorter ladder with the same largest N) redoes nothing: every run is a cell.
     def boom(*args, **kwargs):
@@ -201,3 +204,55 @@ def test_a_bad_ladder_fails_before_any_model_work(tmp_path, monkeypatch, spec, m
     )
     assert result.exit_code != 0
     assert message in result.output and "--attack-budgets" in result.output
+
+
+REAL = ["run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8",
+        "--sh-pool", "24", "--seed", "0", "--bootstrap", "200"]  # fmt: skip
+
+
+def test_tiny_real_run_with_a_probab_ladder_resumes_without_redoing_a_budget(
+    tmp_path, monkeypatch
+) -> None:
+    """The CLI's default SmolLM2-135M-Instruct (offline, cached), built-in facts, GA, Probab:
+    ``--attack-budgets probab=1,2`` writes every curve key; a rerun loads no model, generates
+    nothing, and gives the same curves from the stored ladder cells."""
+    import torch
+
+    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(tmp_path / "cache"))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    out = tmp_path / "run"
+    args = [*REAL, "--out", str(out), "--attack-budgets", "probab=1,2"]
+    try:
+        first = CliRunner().invoke(cli, args, catch_exceptions=False)
+    finally:
+        torch.set_num_threads(threads)
+    assert first.exit_code == 0, first.output
+    results = json.loads((out / "results.json").read_text())
+    m = results["methods"]["ga"]
+    curve = m["recovery_curves"]["probab"]
+    assert curve["ladder"] == [1, 2] and curve["runs"] == [2]
+    for key in ("rr", "false_recovery", "net_recovery", "budget_to_half_base", "target", "area",
+                "worst_case_robustness"):  # fmt: skip
+        assert set(curve[key]) == {"SH", "MH"}, key
+    for hop in ("SH", "MH"):
+        assert set(curve["rr"][hop]) == {"1", "2"}
+        rr = [curve["rr"][hop][n]["value"] for n in ("1", "2")]
+        if None not in rr:
+            assert rr[0] <= rr[1]
+    assert set(m["controls"]) >= {"false_recovery", "net_recovery", "fq_knowledge_free"}
+    assert "value" in m["robustness_over_budgets"]
+    ladder_cell = out / "cells" / "ga" / "attack-probab" / "budget-2.json"
+    stamp = ladder_cell.stat().st_mtime_ns
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a finished cell was recomputed")
+
+    for name in ("model", "answer", "unlearn"):
+        monkeypatch.setattr(Benchmark, name, boom)
+    monkeypatch.setattr(GenerationRouter, "run_attack", boom)
+    again = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert again.exit_code == 0, again.output
+    assert ladder_cell.stat().st_mtime_ns == stamp
+    rerun = json.loads((out / "results.json").read_text())["methods"]["ga"]
+    assert rerun["recovery_curves"]["probab"]["rr"] == curve["rr"]
