@@ -256,3 +256,38 @@ def test_tiny_real_run_with_a_probab_ladder_resumes_without_redoing_a_budget(
     assert ladder_cell.stat().st_mtime_ns == stamp
     rerun = json.loads((out / "results.json").read_text())["methods"]["ga"]
     assert rerun["recovery_curves"]["probab"]["rr"] == curve["rr"]
+
+
+def test_a_non_prefix_ladder_is_read_in_ladder_order_not_alphabetically() -> None:
+    """quantization int8, fp4, nf4: each rung its own cell, read in the ladder's order; sorted
+    by name (fp4, int8, nf4) the same RRs would give another area (0.3125, not 0.375)."""
+    from leakres_cli.stages.curve_scores import curve_block
+
+    ids = ["a", "b", "c", "d"]
+    by_rung = {"int8": [False] * 4, "fp4": [True, False, False, False], "nf4": [True] * 4}
+    runs = [(r, (r,), {"recovered": dict(zip(ids, v, strict=True))}) for r, v in by_rung.items()]
+    controls = [(r, (r,), {"recovered": {"x": False}}) for r in by_rung]
+    hops = {"SH": ids, "MH": []}
+    block = curve_block(
+        "quantization", runs, controls, hops, {"SH": ["x"], "MH": []}, {"SH": 1.0, "MH": None},
+        {"seed": 0, "n_resamples": 50},
+    )  # fmt: skip
+    assert block["ladder"] == ["int8", "fp4", "nf4"] and block["runs"] == ["int8", "fp4", "nf4"]
+    assert [block["rr"]["SH"][r]["value"] for r in block["ladder"]] == [0.0, 0.25, 1.0]
+    assert block["budget_to_half_base"]["SH"] == "nf4"
+    assert block["area"]["SH"] == pytest.approx(((0 + 0.25) / 2 + (0.25 + 1) / 2) / 2)
+    assert block["worst_case_robustness"]["SH"]["value"] == 0.0
+    assert block["worst_case_robustness"]["SH"]["budget"] == "nf4"
+    assert block["false_recovery"]["SH"]["fp4"]["value"] == 0.0
+    assert block["net_recovery"]["SH"]["fp4"] == pytest.approx(0.25)
+    assert block["rr"]["MH"]["int8"]["value"] is None  # no MH item: undefined, not 0
+    assert block["budget_to_half_base"]["MH"] is None
+
+
+def test_at_rung_is_judge_any_on_the_first_n_samples() -> None:
+    from leakres_cli.stages.budget_ladders import at_rung
+
+    samples = [False, None, True, False]
+    assert [at_rung(samples, n) for n in (1, 2, 3, 4)] == [False, None, True, True]
+    with pytest.raises(ValueError, match="rung 5 needs 5 samples"):
+        at_rung(samples, 5)
