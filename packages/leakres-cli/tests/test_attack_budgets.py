@@ -158,6 +158,12 @@ def test_probab_ladder_is_one_draw_monotone_and_agrees_with_separate_draws(
     html = (out / "report.html").read_text()
     assert "Recovery curves over attack budget" in html and "knowledge-free" in html
     assert (out / "recovery_curves.png").stat().st_size > 0
+    table = (out / "tables" / "recovery_curves.csv").read_text().splitlines()
+    assert len(table) == 1 + 2 * len(LADDER)  # header, then (hop, rung) rows of ga/probab
+    row = dict(zip(table[0].split(","), table[1 + LADDER.index(20)].split(","), strict=True))
+    assert (row["hop"], row["budget"]) == ("SH", "20")
+    assert float(row["rr"]) == pytest.approx(curve["rr"]["SH"]["20"]["value"])
+    assert "knowledge-free FQ" in (out / "tables" / "controls.csv").read_text()
     assert (out / "recovery_curves.pdf").read_bytes().startswith(b"%PDF")
 
     # A rerun (a shorter ladder with the same largest N) redoes nothing: every run is a cell.

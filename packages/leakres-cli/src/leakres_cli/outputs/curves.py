@@ -193,3 +193,57 @@ def write_figure(results: Mapping[str, Any], out_dir: Path) -> list[Path]:
 def write_figures(runs: Sequence[Any], out_dir: Path) -> list[Path]:
     """:func:`write_figure` for the report of one run (several runs: none, each run has its own)."""
     return write_figure(runs[0].results, out_dir) if len(runs) == 1 else []
+
+
+def _csv(rows: list[list[Any]]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
+def write_tables(results: Mapping[str, Any], tables: Path) -> list[Path]:
+    """``tables/recovery_curves.csv`` (one row per method, attack, hop and rung: RR with its CI,
+    false-recovery rate, net recovery) when a ladder ran, and ``tables/controls.csv`` (RR beside
+    the false-recovery rate and net recovery; FQ beside the knowledge-free FQ) when results.json
+    has the controls. Numbers are fractions, as in results.json."""
+    from leakres_cli.scale.store import write_text_atomic
+
+    written = []
+    rows: list[list[Any]] = [["method", "attack", "hop", "budget", "rr", "rr_ci_low", "rr_ci_high",
+                              "rr_n", "false_recovery", "net_recovery"]]  # fmt: skip
+    for method, blocks in _curves(results).items():
+        for attack, b in blocks.items():
+            for hop, _ in HOPS:
+                for r in map(str, b["ladder"]):
+                    v = b["rr"][hop].get(r) or {}
+                    f = b["false_recovery"][hop].get(r) or {}
+                    rows.append([method, attack, hop, r, v.get("value"), v.get("ci_low"),
+                                 v.get("ci_high"), v.get("n"), f.get("value"),
+                                 b["net_recovery"][hop].get(r)])  # fmt: skip
+    if len(rows) > 1:
+        write_text_atomic(tables / "recovery_curves.csv", _csv(rows))
+        written.append(tables / "recovery_curves.csv")
+    control: list[list[Any]] = [["method", "what", "of", "value", "control", "control_value"]]
+    for method, m in (results.get("methods") or {}).items():
+        c = m.get("controls") if isinstance(m, Mapping) else None
+        if not isinstance(c, Mapping):
+            continue
+        for attack, frr in (c.get("false_recovery") or {}).items():
+            for hop, _ in HOPS:
+                rr = ((m.get("attacks") or {}).get(attack) or {}).get(f"rr_{hop}") or {}
+                control.append([method, f"RR {attack}", hop, rr.get("value"), "false-recovery rate",
+                                (frr.get(hop) or {}).get("value")])  # fmt: skip
+                control.append([method, f"RR {attack}", hop, rr.get("value"), "net recovery",
+                                c["net_recovery"][attack][hop]])  # fmt: skip
+        for key, value in (c.get("fq_knowledge_free") or {}).items():
+            fq = {"all_types": m.get("fq_all_types"), "multi_hop": m.get("fq_multi_hop")}.get(
+                key, ((m.get("per_type") or {}).get(key) or {}).get("fq")
+            )
+            control.append([method, "FQ", key, (fq or {}).get("value"), "knowledge-free FQ", value])
+    if len(control) > 1:
+        write_text_atomic(tables / "controls.csv", _csv(control))
+        written.append(tables / "controls.csv")
+    return written
