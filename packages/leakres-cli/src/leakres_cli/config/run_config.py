@@ -70,7 +70,8 @@ class RunConfig:
         attack_budgets: recovery curves over attack budget: ``none`` (each attack at its one
             setting), ``default`` (every attack's default ladder, e.g. Probab N = 1,2,5,10,20 from
             one draw of N = 20) or ladders per attack, ``probab=1,2,5,10,20;relearn=1,5``. Each
-            rung is its own cell beside the attack's usual one. Not part of the cell fingerprint.
+            ladder run (Probab: one, other attacks: one per rung) is a cell beside the attack's
+            usual one. Not part of the cell fingerprint.
         judge: judge, or several (``alias,llm``): the first scores every metric; the others judge the same
             answers and their agreement with it (Cohen's kappa) is reported.
         judge_model: model of the ``llm`` judge (an OpenAI-compatible endpoint).
