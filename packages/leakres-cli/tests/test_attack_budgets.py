@@ -297,3 +297,13 @@ def test_at_rung_is_judge_any_on_the_first_n_samples() -> None:
     assert [at_rung(samples, n) for n in (1, 2, 3, 4)] == [False, None, True, True]
     with pytest.raises(ValueError, match="rung 5 needs 5 samples"):
         at_rung(samples, 5)
+
+
+def test_the_environment_variable_chooses_the_ladder(tmp_path, monkeypatch) -> None:
+    def boom(*args, **kwargs):
+        raise AssertionError("model work before the ladder was checked")
+
+    monkeypatch.setattr(Benchmark, "model", boom)
+    monkeypatch.setenv("LEAKRES_RUN_ATTACK_BUDGETS", "probab=2,2")
+    result = CliRunner().invoke(cli, [*ARGS, "--out", str(tmp_path / "r")])
+    assert result.exit_code != 0 and "--attack-budgets 'probab=2,2'" in result.output
