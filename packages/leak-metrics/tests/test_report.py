@@ -121,3 +121,22 @@ def test_plot_names_keep_everything_after_a_dot(tmp_path: Path) -> None:
         "triangle_SmolLM2-1.7B-Instruct_builtin.svg",
     ]
     assert all(p.is_file() for p in files)
+
+
+def test_recovery_curve_figure_written_as_png_and_pdf_with_undefined_rungs(tmp_path: Path) -> None:
+    from leak_metrics.report import recovery_curve_figure
+
+    panels = {
+        "ga: probab": {
+            "single-hop": [
+                ("1", MetricValue(0.1, 0.0, 0.2, 10)),
+                ("5", MetricValue(0.4, 0.2, 0.6, 10)),
+            ],
+            "multi-hop": [("1", MetricValue.undefined("S_suc is empty")), ("5", {"value": 0.3})],
+        },
+        "ga: quantization": {"single-hop": [("int8", MetricValue(0.0, 0.0, 0.0, 10))]},
+    }
+    written = recovery_curve_figure(panels, tmp_path / "curves")
+    assert [p.name for p in written] == ["curves.png", "curves.pdf"]
+    assert written[0].read_bytes().startswith(PNG_MAGIC)
+    assert written[1].read_bytes().startswith(b"%PDF")

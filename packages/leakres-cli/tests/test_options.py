@@ -29,7 +29,7 @@ RUN_OPTIONS = _flags(
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
-    --prompt-form
+    --prompt-form --attack-budgets
     --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr
     """
 )

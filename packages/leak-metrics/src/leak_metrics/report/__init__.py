@@ -1,6 +1,11 @@
 """Tables (Markdown, CSV, LaTeX) and plots (ideal-triangle radar, FQ heatmap)."""
 
-from leak_metrics.report.plots import forget_quality_heatmap, ideal_triangle_plots, radar_chart
+from leak_metrics.report.plots import (
+    forget_quality_heatmap,
+    ideal_triangle_plots,
+    radar_chart,
+    recovery_curve_figure,
+)
 from leak_metrics.report.tables import forget_quality_table, format_cell, recovery_rate_table
 
 __all__ = [
@@ -9,5 +14,6 @@ __all__ = [
     "format_cell",
     "ideal_triangle_plots",
     "radar_chart",
+    "recovery_curve_figure",
     "recovery_rate_table",
 ]

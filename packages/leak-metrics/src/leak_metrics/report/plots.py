@@ -42,10 +42,10 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "plot"
 
 
-def _save(fig: Any, stem: Path) -> list[Path]:
+def _save(fig: Any, stem: Path, formats: Sequence[str] = FORMATS) -> list[Path]:
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = []
-    for fmt in FORMATS:
+    for fmt in formats:
         # Not with_suffix: a stem like "triangle_SmolLM2-1.7B-Instruct" would lose ".7B-Instruct".
         path = stem.with_name(f"{stem.name}.{fmt}")
         fig.savefig(path, format=fmt, dpi=150, bbox_inches="tight")
@@ -168,3 +168,39 @@ def forget_quality_heatmap(
     ax.set_title(title)
     fig.colorbar(image, ax=ax, label="FQ (1 = fully forgotten)")
     return _save(fig, Path(out_stem))
+
+
+def recovery_curve_figure(
+    panels: Mapping[str, Mapping[str, Sequence[tuple[str, Any]]]],
+    out_stem: str | os.PathLike[str],
+    *,
+    formats: Sequence[str] = ("png", "pdf"),
+) -> list[Path]:
+    """Recovery curves over attack budget (issue 38), one panel per key (e.g. "ga: probab"):
+    ``panels[panel][series] = [(rung label, RR metric), ...]`` in ladder order. Rungs are evenly spaced and
+    labelled (budgets of different units share no scale); a series whose name ends in
+    "multi-hop" is dashed; each has its 95% CI band; undefined rungs are gaps. Written as
+    ``out_stem.png`` and ``.pdf`` (the paper formats)."""
+    n = max(len(panels), 1)
+    fig, axes = plt.subplots(1, n, figsize=(4.2 * n, 3.4), squeeze=False, sharey=True)
+    for ax, (title, series) in zip(axes[0], panels.items(), strict=False):
+        labels: list[str] = []
+        for index, (name, points) in enumerate(series.items()):
+            metrics = [_as_metric(m, f"{title} / {name} at {r}") for r, m in points]
+            labels = labels if len(labels) >= len(points) else [r for r, _ in points]
+            xs = np.arange(len(points))
+            val = [np.nan if m.value is None else 100 * m.value for m in metrics]
+            lo = [np.nan if m.ci_low is None else 100 * m.ci_low for m in metrics]
+            hi = [np.nan if m.ci_high is None else 100 * m.ci_high for m in metrics]
+            color = plt.cm.tab10(index % 10)
+            style = "--" if name.endswith("multi-hop") else "-"
+            ax.plot(xs, val, style, marker="o", color=color, label=name)
+            ax.fill_between(xs, lo, hi, color=color, alpha=0.12)
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_xlabel("attack budget (ladder rung)")
+        ax.set_title(title)
+        ax.set_ylim(0, 100)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0][0].set_ylabel("Recovery Rate % (95% CI)")
+    return _save(fig, Path(out_stem), formats)

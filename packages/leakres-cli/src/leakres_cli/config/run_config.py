@@ -67,6 +67,11 @@ class RunConfig:
         method_overrides: per-method config overrides, e.g. ``{"ga": {"lr": 1e-5}}``.
         attacks: recovery attacks (recover-attacks names, see `leakres list`), run on S_suc of each method.
         attack_overrides: per-attack config overrides, e.g. ``{"quantization": {"method": "fp4"}}``.
+        attack_budgets: recovery curves over attack budget: ``none`` (each attack at its one
+            setting), ``default`` (every attack's default ladder, e.g. Probab N = 1,2,5,10,20 from
+            one draw of N = 20) or ladders per attack, ``probab=1,2,5,10,20;relearn=1,5``. Each
+            ladder run (Probab: one, other attacks: one per rung) is a cell beside the attack's
+            usual one. Not part of the cell fingerprint.
         judge: judge, or several (``alias,llm``): the first scores every metric; the others judge the same
             answers and their agreement with it (Cohen's kappa) is reported.
         judge_model: model of the ``llm`` judge (an OpenAI-compatible endpoint).
@@ -145,6 +150,7 @@ class RunConfig:
     method_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     attacks: tuple[str, ...] = ("probab",)
     attack_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    attack_budgets: str = "none"
     judge: str = "alias"
     judge_model: str | None = None
     judge_base_url: str | None = None
@@ -191,7 +197,15 @@ class RunConfig:
         return {k: v for k, v in self.to_dict().items() if k not in skip}
 
 
-RUN_CONTROL_FIELDS = ("allow_fewer", "save_models", "report_to", "judge_timeout", "judge_retries")
+# attack_budgets: a ladder's cells are named by their rung, so it changes no other cell
+RUN_CONTROL_FIELDS = (
+    "allow_fewer",
+    "save_models",
+    "report_to",
+    "judge_timeout",
+    "judge_retries",
+    "attack_budgets",
+)
 #: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
 TEACH_FIELDS = (
     "base",

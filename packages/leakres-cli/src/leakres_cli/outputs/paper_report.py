@@ -109,6 +109,9 @@ def write_paper_report(results: dict[str, Any], out_dir: Path) -> list[Path]:
             write_text_atomic(path, text)
             written.append(path)
     written += write_metrics_tables(results, tables)
+    from leakres_cli.outputs.curves import write_tables
+
+    written += write_tables(results, tables)  # --attack-budgets curves, the controls
     plots = out_dir / "plots"
     plots.mkdir(parents=True, exist_ok=True)
     written += ideal_triangle_plots(triangle_rows(results), plots)

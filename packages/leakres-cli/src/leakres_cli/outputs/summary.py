@@ -133,6 +133,9 @@ def render(results: dict[str, Any]) -> str:
     parts += _rr_section(results)
     parts += _triangle_section(results)
     parts += _training_section(results)
+    from leakres_cli.outputs.curves import summary_lines
+
+    parts += summary_lines(results, _table)  # --attack-budgets curves, the controls
     parts += _notes(results)
     timings = results["timings_s"]
     parts += [f"Wall time: {timings['total']:.1f} s (" + ", ".join(f"{k} {v:.1f}s" for k, v in timings.items() if k != "total") + ")", ""]  # fmt: skip

@@ -35,11 +35,14 @@ def attack_decoding_conflicts(cfg: RunConfig) -> list[str]:
     ]
 
 
-def make_attack(cfg: RunConfig, protocol: dict[str, Any], attack: str) -> Any:
+def make_attack(
+    cfg: RunConfig, protocol: dict[str, Any], attack: str, budget: dict[str, Any] | None = None
+) -> Any:
     """The attack under the run's decoding protocol (its budget, batch size and seed).
 
     --set may still choose an attack's seed or batch size (the batch size never changes a
     response); its token budget is always the evaluation's (checked before the run starts).
+    ``budget``: one rung of an --attack-budgets ladder (``{field: rung}``), over --set.
     """
     from recover_attacks import get_attack
 
@@ -48,6 +51,7 @@ def make_attack(cfg: RunConfig, protocol: dict[str, Any], attack: str) -> Any:
         "batch_size": protocol["batch_size"],
         "seed": protocol["seed"],
         **cfg.attack_overrides.get(attack, {}),
+        **(budget or {}),
     }
     return get_attack(attack, **overrides)
 
@@ -60,14 +64,22 @@ def attack(
     relearn: list[dict[str, str]],
     context: dict[str, list[dict[str, str]]],
     get_unlearned: Callable[[], Any],
+    *,
+    cell: str | None = None,
+    budget: dict[str, Any] | None = None,
+    judged: Any = None,
 ) -> dict[str, Any]:
     """One attack on S_suc (a cell). Empty S_suc: no model is needed, the settings still come
-    from the attack's config dataclass, and RR is left to leak-metrics (undefined)."""
-    name = f"{method}/attack-{attack_name}"
+    from the attack's config dataclass, and RR is left to leak-metrics (undefined).
+
+    ``cell``/``budget``/``judged``: another cell name, one ladder rung, and what judges the
+    run (``judged.payload(atk, results, targets, responses)``) and re-judges a stored cell
+    (``judged.reuse(stored)``): :class:`.budget_ladders.SampleVerdicts`, one verdict per sample."""
+    name = cell or f"{method}/attack-{attack_name}"
     by_id = {q["id"]: q for q in targets}
 
     def compute() -> dict[str, Any]:
-        atk = make_attack(bench.cfg, bench.decoding(), attack_name)
+        atk = make_attack(bench.cfg, bench.decoding(), attack_name, budget)
         results = []
         if targets:  # probab/focus_on_key decode on the server with --engine openai
             base_model, tokenizer = bench.model()
@@ -84,20 +96,25 @@ def attack(
                 )
         by_result = {r.id: r for r in results}
         responses = [list(by_result[q["id"]].responses) for q in targets]
-        return _attack_payload(bench, atk, results, targets, responses)
+        if judged is not None:
+            return judged.payload(atk, results, targets, responses)
+        return attack_payload(bench, atk, results, targets, responses)
+
+    def reuse(stored: dict[str, Any]) -> dict[str, Any]:
+        if judged is not None:
+            return judged.reuse(stored)
+        return rejudge(bench, name, stored, "recovered", by_id, lambda i: stored["responses"][i])
 
     return bench.store.cached(
         name,
         compute,
         # Re-judged evaluation verdicts can change S_suc; a cell of another S_suc is recomputed.
-        valid=lambda cell: set(cell["recovered"]) == set(by_id),
-        reuse=lambda cell: rejudge(
-            bench, name, cell, "recovered", by_id, lambda i: cell["responses"][i]
-        ),
+        valid=lambda stored: set(stored["recovered"]) == set(by_id),
+        reuse=reuse,
     )
 
 
-def _attack_payload(
+def attack_payload(
     bench: AttackHost, atk: Any, results: list, targets: list[Record], responses: list[list[str]]
 ) -> dict[str, Any]:
     """The attack cell: settings, the decoding it ran under, responses and the judge's verdicts."""

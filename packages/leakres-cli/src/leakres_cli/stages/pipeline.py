@@ -31,6 +31,8 @@ from leakres_cli.scale.store import CellStore, fingerprint
 from leakres_cli.stages import attacking, evaluation, judging
 from leakres_cli.stages import bbh as bbh_stage
 from leakres_cli.stages.answering import decoding_protocol, greedy_answers
+from leakres_cli.stages.budget_ladders import ladders, never_known, run_method_cells
+from leakres_cli.stages.curve_scores import extra_scores
 from leakres_cli.stages.evaluation import check_sizes, run_sizes, select_facts
 from leakres_cli.stages.questions import build_questions
 from leakres_cli.stages.results import Selection, results_record, selection
@@ -262,6 +264,10 @@ class Benchmark:
             methods=methods,
             judges=judges,
         )
+        record["attack_budgets"] = {  # the ladders run (none: each attack at its one setting)
+            "spec": cfg.attack_budgets,
+            "ladders": {a: list(r) for a, r in ladders(cfg).items()},
+        }
         if base_model is not None:  # a pretrained run's results.json is what it was before
             record["base_model"] = base_model
         return record
@@ -291,6 +297,7 @@ class Benchmark:
         from leakres_cli.stages.base_model import check_base
 
         check_base(self.cfg)
+        ladders(self.cfg)  # a bad --attack-budgets fails before any model work
         conflicts = attacking.attack_decoding_conflicts(self.cfg)
         if conflicts:
             raise LeakresError(
@@ -317,6 +324,11 @@ class Benchmark:
                 attacks[attack] = self.attack(
                     method, attack, targets, relearn, chosen.context, unlearned
                 )
+        # --attack-budgets ladders and the false-recovery controls: cells of their own
+        control_items = never_known(base, chosen.by_id, s_suc, cfg.seed)
+        extra = run_method_cells(
+            self, method, targets, control_items, relearn, chosen.context, unlearned, self.timer
+        )
         bbh_u = None
         if bbh_base is not None:
             with self.timer.stage(f"{method}:bbh"):
@@ -324,7 +336,10 @@ class Benchmark:
         unlearned.release()  # free the unlearned copy before the next method
         cells = MethodCells(method, unlearned.record, ev, attacks, bbh_u)
         boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
-        return score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
+        scores = score_method(
+            cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot
+        )
+        return {**scores, **extra_scores(extra, s_suc, base, chosen.scored, scores, boot)}
 
     def _judge_agreement(self, by_id: dict[str, Record], base: dict[str, Any]) -> dict | None:
         if len(self.judge_names) < 2:

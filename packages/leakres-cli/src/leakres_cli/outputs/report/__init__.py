@@ -73,4 +73,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path | None = None) 
     umask = os.umask(0)
     os.umask(umask)
     target.chmod(0o666 & ~umask)  # a page to share: readable like any new file, not 0600
+    from leakres_cli.outputs.curves import write_figures
+
+    write_figures(runs, target.parent)  # recovery_curves.png/.pdf beside it (a ladder ran)
     return target

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leakres_cli.config.run_config import ALL_TYPES
+from leakres_cli.outputs.curves import report_block
 from leakres_cli.outputs.report import svg
 from leakres_cli.outputs.report.load import RunData
 from leakres_cli.outputs.report.sections import (
@@ -103,6 +104,7 @@ class RunView:
     metric_tables: list[dict[str, Any]] = field(default_factory=list)
     #: the RR table's value columns (every registered attack-level metric, per hop)
     rr_headers: list[dict[str, str]] = field(default_factory=list)
+    curves: dict[str, Any] = field(default_factory=dict)  # outputs.curves.report_block
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -208,7 +210,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
         warnings=list(run.warnings), metric_tables=registry_tables(methods, mdata),
-        rr_headers=rr_headers(),
+        rr_headers=rr_headers(), curves=report_block(run.name, r),
     )  # fmt: skip
 
 
