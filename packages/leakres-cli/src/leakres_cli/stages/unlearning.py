@@ -88,10 +88,12 @@ def unlearn(
     progress: bool,
     output_dir: Any = None,
     tracking_dir: Any = None,
+    callbacks: Sequence[Any] = (),
 ) -> tuple[Any, dict[str, Any]]:
     """Unlearn ``forget`` from (a copy of) ``model`` with one unlearn-zoo method; with
     ``output_dir`` unlearn-zoo also saves the model there (ARCHITECTURE.md section 8); with
-    ``cfg.report_to`` the trainer reports to it, logging under ``tracking_dir/METHOD``."""
+    ``cfg.report_to`` the trainer reports to it, logging under ``tracking_dir/METHOD``;
+    ``callbacks`` (unlearn-zoo's ``TrajectoryCallback`` under ``--eval-every``) go to the trainer."""
     from unlearn_zoo import default_overrides, get_unlearner
 
     # unlearn-zoo's per-model-size defaults first (the paper tunes per method and model), user --set on top.
@@ -108,6 +110,8 @@ def unlearn(
         # only when saving: an unlearner that cannot save (a plugin, a test double) still trains
         **({"output_dir": output_dir} if output_dir is not None else {}),
         **_tracking(cfg, method, tracking_dir),
+        # only when given: a plugin unlearner without the keyword still trains
+        **({"callbacks": list(callbacks)} if callbacks else {}),
     )
     result.model.eval()
     return result.model, result.record

@@ -24,6 +24,7 @@ from leakres_cli.outputs.report.sections import (
     triangle_section,
     utility_rows,
 )
+from leakres_cli.outputs.report.trajectory import trajectory_section
 from leakres_cli.outputs.report.values import NA, Metric, dig, fmt, metric, num
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
@@ -97,6 +98,7 @@ class RunView:
     drill: list[DrillRow]
     judges: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    trajectory: list[dict[str, Any]] = field(default_factory=list)  # --eval-every: per method
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -202,6 +204,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
         warnings=list(run.warnings),
+        trajectory=trajectory_section(run.name, methods, mdata, types),
     )  # fmt: skip
 
 
