@@ -21,6 +21,7 @@ import torch
 from leak_metrics import accuracy, forget_quality
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.outputs.report import write_report
+from leakres_cli.outputs.schema import validate_results
 from leakres_cli.outputs.summary import render
 from leakres_cli.outputs.write import write_outputs
 from leakres_cli.stages.pipeline import Benchmark
@@ -98,6 +99,7 @@ def test_every_step_is_evaluated_in_eval_mode_without_gradients(runs) -> None:
 
 def test_results_hold_the_trajectory_computed_by_leak_metrics(runs) -> None:
     root, _, traced, _, base = runs
+    validate_results(json.loads((root / "traced" / "results.json").read_text()))
     block = traced["methods"]["ga"]["trajectory"]
     assert block["eval_every"] == 1 and block["per_type"] == PER_TYPE and block["seed"] == 0
     points = block["points"]

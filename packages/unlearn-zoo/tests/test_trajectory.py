@@ -81,7 +81,11 @@ def test_at_start_adds_step_zero_and_plain_trainer_losses_come_from_the_log(
         assert point["loss_mean"] == pytest.approx(sum(curve[k - 3 : k]) / 3, abs=1e-3)
 
 
-@pytest.mark.parametrize(("method", "over"), [("ga", LORA), ("npo", {}), ("tv", {"epochs": 1.0})])
+ALL_METHODS = [("ga", LORA), ("npo", {}), ("tv", {"epochs": 1.0}), ("tv", {**LORA, "epochs": 1.0}),
+               ("graddiff", {}), ("simnpo", {}), ("rmu", {}), ("palu", {}), ("as", {})]  # fmt: skip
+
+
+@pytest.mark.parametrize(("method", "over"), ALL_METHODS)
 def test_final_weights_are_identical_with_and_without_the_callback(
     method: str, over: dict, tiny_model: Any, tokenizer: Any
 ) -> None:
@@ -164,3 +168,22 @@ def test_every_must_be_a_positive_integer() -> None:
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError, match="positive integer"):
             TrajectoryCallback(bad, lambda model, step: {})  # type: ignore[arg-type]
+
+
+def test_tv_lora_checkpoint_is_the_negated_adapter(tiny_model: Any, tokenizer: Any) -> None:
+    """With LoRA, TV's checkpoint scales each adapter by -alpha: its last checkpoint answers
+    like the merged, negated result (up to the merge's float rounding), step 0 like theta_p."""
+    ids = torch.tensor([[5, 9, 14, 3, 7]])
+    logits: dict[int, torch.Tensor] = {}
+
+    def evaluate(model: Any, step: int) -> dict:
+        logits[step] = model(input_ids=ids).logits.detach().clone()
+        return {}
+
+    callback = TrajectoryCallback(1, evaluate, at_start=True)
+    result = _run("tv", tiny_model, tokenizer, [callback], **{**LORA, "epochs": 1.0, "alpha": 2.0})
+    with torch.no_grad():
+        final, base = result.model(input_ids=ids).logits, tiny_model(input_ids=ids).logits
+    assert torch.allclose(logits[max(logits)], final, atol=1e-5)
+    assert torch.allclose(logits[0], base, atol=1e-6)
+    assert not torch.allclose(logits[max(logits)], base, atol=1e-3)  # training moved it
