@@ -173,3 +173,26 @@ def test_subset_is_seeded_capped_and_in_run_order() -> None:
     assert len(a.types["SH"]) == PER_TYPE and a.retain == qs[:3]
     assert [qs.index(q) for q in a.types["SH"]] == sorted(qs.index(q) for q in a.types["SH"])
     assert a.types["SH"] != trajectory_subset({"SH": qs}, [], seed=2).types["SH"]
+
+
+def test_an_unlearner_without_callbacks_is_refused_in_one_line(monkeypatch) -> None:
+    """A plug-in whose unlearn() takes no callbacks cannot record a trajectory: said so, before
+    training (without --eval-every the same plug-in trains as before: no keyword passed)."""
+    import unlearn_zoo
+    from leakres_cli.errors import LeakresError
+    from leakres_cli.stages.unlearning import unlearn
+
+    trained: list[str] = []
+
+    class OldPlugin:
+        def unlearn(self, model, tokenizer, forget, retain, progress=True):
+            trained.append("yes")
+            return type("Result", (), {"model": model, "record": {}})()
+
+    monkeypatch.setattr(unlearn_zoo, "get_unlearner", lambda name, **over: OldPlugin())
+    model = torch.nn.Linear(2, 2)
+    with pytest.raises(LeakresError, match=r"takes no callbacks.*without --eval-every"):
+        unlearn(RunConfig(), model, None, "ga", [], [], progress=False, callbacks=[object()])
+    assert trained == []
+    unlearn(RunConfig(), model, None, "ga", [], [], progress=False)
+    assert trained == ["yes"]

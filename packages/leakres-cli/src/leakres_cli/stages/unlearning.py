@@ -3,11 +3,13 @@ run-size summary of its record."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from leakres_cli.config.run_config import PROMPT_FORMS, RunConfig
+from leakres_cli.errors import LeakresError
 from leakres_cli.progress import StageTimer
 from leakres_cli.records import Record
 from leakres_cli.scale.store import CellStore
@@ -101,6 +103,11 @@ def unlearn(
     overrides = {**default_overrides(method, n_params), "seed": cfg.seed}
     overrides.update(cfg.method_overrides.get(method, {}))
     unlearner = get_unlearner(method, **overrides)
+    if callbacks and "callbacks" not in inspect.signature(unlearner.unlearn).parameters:
+        raise LeakresError(
+            f"method {method}: its unlearner's unlearn() takes no callbacks, so --eval-every "
+            "cannot record its trajectory; run it without --eval-every"
+        )
     result = unlearner.unlearn(
         model,
         tokenizer,
