@@ -31,6 +31,7 @@ RUN_OPTIONS = _flags(
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
     --prompt-form --attack-budgets
     --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr
+    --eval-every
     """
 )
 PLAN_OPTIONS = _flags(

@@ -25,6 +25,7 @@ from unlearn_zoo.registry import (
 from unlearn_zoo.run_types import MethodNeeds
 from unlearn_zoo.teaching import TeachResult, TeachSettings, teach
 from unlearn_zoo.tracking import REPORT_TO, Tracking
+from unlearn_zoo.trajectory import TrajectoryCallback
 from unlearn_zoo.version import __version__
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "TeachResult",
     "TeachSettings",
     "Tracking",
+    "TrajectoryCallback",
     "UnknownNameError",
     "UnlearnConfig",
     "UnlearnError",

@@ -13,7 +13,9 @@ gradient hooks simple), and runs it through transformers' ``Trainer``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import functools
 import os
 import resource
 import tempfile
@@ -31,7 +33,7 @@ from unlearn_zoo.config import UnlearnConfig, build_config, config_to_dict
 from unlearn_zoo.data import EncodedExample, PairedCollator, PairedDataset, encode_records
 from unlearn_zoo.errors import UnlearnError
 from unlearn_zoo.losses import nll_loss
-from unlearn_zoo.modeling import count_params, unwrap
+from unlearn_zoo.modeling import add_lora, count_params, unwrap
 from unlearn_zoo.reference import Reference, frozen_reference
 from unlearn_zoo.run_types import (
     EncodedSets,
@@ -53,6 +55,7 @@ from unlearn_zoo.training import (
     UnlearnTrainer,
     trainer_name,
 )
+from unlearn_zoo.trajectory import bind_callbacks
 
 Example = Mapping[str, Any]
 
@@ -144,6 +147,13 @@ class Unlearner:
         """Post-process the trained, unwrapped (LoRA-merged) model; TV's arithmetic lives here."""
         return model
 
+    def checkpoint_model(
+        self, model: nn.Module, original: nn.Module | None
+    ) -> contextlib.AbstractContextManager:
+        """The model as it would be if training stopped now, for an evaluation during training
+        (:mod:`unlearn_zoo.trajectory`): the trained copy itself; TV overrides it."""
+        return contextlib.nullcontext(model)
+
     def uses_retain(self) -> bool:
         return self.config.retain_weight > 0
 
@@ -200,13 +210,17 @@ class Unlearner:
         output_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
         tracking: Tracking | None = None,
+        callbacks: Sequence[Any] = (),
     ) -> UnlearnResult:
         """Unlearn ``forget`` from a deep copy of ``model``; the passed model is never modified.
 
         Only the main process writes ``output_dir`` (the checkpoint format is ARCHITECTURE.md §8).
         ``tracking``: the trainer's ``report_to`` and its log folder (:mod:`unlearn_zoo.tracking`).
+        ``callbacks``: ``TrainerCallback``s added after the library's own, e.g.
+        :class:`~unlearn_zoo.trajectory.TrajectoryCallback` (evaluate every K steps).
         """
         self.tracking = tracking or Tracking()
+        self.callbacks = tuple(callbacks)
         start = time.perf_counter()
         encoded = self.encode(tokenizer, forget, retain)
         set_seed(self.config.seed)
@@ -255,28 +269,8 @@ class Unlearner:
         if self.needs_reference:
             self.reference = Reference(work, cfg.use_lora)
         if cfg.use_lora:
-            work = self._add_lora(work)
+            work = add_lora(work, cfg, self.lora_targets(work))
         return Wrapped(work, original, n_params, count_params(work, trainable_only=True))
-
-    def _add_lora(self, work: nn.Module) -> nn.Module:
-        from peft import LoraConfig, get_peft_model
-
-        cfg = self.config
-        lora = LoraConfig(
-            r=cfg.lora_r,
-            lora_alpha=cfg.lora_alpha,
-            lora_dropout=cfg.lora_dropout,
-            target_modules=list(self.lora_targets(work)),
-            bias="none",
-            task_type="CAUSAL_LM",
-        )
-        base_name = getattr(work.config, "_name_or_path", None) or None
-        work = get_peft_model(work, lora)
-        # peft reads the base path from model.__dict__, which transformers 5 no longer fills:
-        # record it so the saved adapter can find its base model.
-        for peft_cfg in work.peft_config.values():
-            peft_cfg.base_model_name_or_path = peft_cfg.base_model_name_or_path or base_name
-        return work
 
     def train(
         self, wrapped: Wrapped, tokenizer: Any, encoded: EncodedSets, progress: bool
@@ -297,6 +291,8 @@ class Unlearner:
                 tracker,
             )
             timer = self._add_callbacks(trainer, progress)
+            view = functools.partial(self.checkpoint_model, original=wrapped.original)
+            bind_callbacks(trainer, getattr(self, "callbacks", ()), guard.curve, view)
             getattr(self, "tracking", Tracking()).attach(trainer)
             if self.reference is not None:
                 self.reference.prepare(trainer.accelerator)

@@ -52,3 +52,24 @@ def unwrap(model: Any) -> nn.Module:
     while hasattr(model, "module") and isinstance(model.module, nn.Module):
         model = model.module
     return model
+
+
+def add_lora(work: nn.Module, cfg: Any, targets: Iterable[str]) -> nn.Module:
+    """``work`` wrapped with peft LoRA adapters on ``targets`` (``cfg``: the method's config)."""
+    from peft import LoraConfig, get_peft_model
+
+    lora = LoraConfig(
+        r=cfg.lora_r,
+        lora_alpha=cfg.lora_alpha,
+        lora_dropout=cfg.lora_dropout,
+        target_modules=list(targets),
+        bias="none",
+        task_type="CAUSAL_LM",
+    )
+    base_name = getattr(work.config, "_name_or_path", None) or None
+    work = get_peft_model(work, lora)
+    # peft reads the base path from model.__dict__, which transformers 5 no longer fills:
+    # record it so the saved adapter can find its base model.
+    for peft_cfg in work.peft_config.values():
+        peft_cfg.base_model_name_or_path = peft_cfg.base_model_name_or_path or base_name
+    return work

@@ -71,6 +71,7 @@ EXTRA: dict[str, Extra] = {
     "teach_statements": Extra(type=click.IntRange(0, 100)),
     "teach_epochs": Extra(type=click.FloatRange(0, 1000, min_open=True)),
     "teach_lr": Extra(type=click.FloatRange(0, 1, min_open=True)),
+    "eval_every": Extra(type=click.IntRange(0, MAX_QUESTIONS), default_help="default: 0, off"),
 }
 
 #: RunConfig fields that are options of `leakres run`, in --help order
@@ -113,6 +114,7 @@ RUN_FIELDS = (
     "teach_statements",
     "teach_epochs",
     "teach_lr",
+    "eval_every",
 )
 
 

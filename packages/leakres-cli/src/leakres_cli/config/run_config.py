@@ -136,6 +136,12 @@ class RunConfig:
             single-hop questions.
         teach_epochs: epochs of the teaching fine-tune (``--base tuned|taught``).
         teach_lr: learning rate of the teaching fine-tune (``--base tuned|taught``).
+        eval_every: unlearning trajectories: every this many optimizer steps of each method's
+            unlearning, answer a fixed seeded subset of the forget and retain questions (up to 8
+            per type and 8 retain; judged by the run's judge) and record FQ per type, retain
+            accuracy and the training loss (results.json's ``trajectory``, a report figure);
+            0 = off. The final model is the same with or without it. Not part of the cell
+            fingerprint.
     """
 
     model: str = "smollm2-135m-instruct"
@@ -181,6 +187,7 @@ class RunConfig:
     teach_statements: int = 3
     teach_epochs: float = 2.0
     teach_lr: float = 2e-4
+    eval_every: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -205,6 +212,7 @@ RUN_CONTROL_FIELDS = (
     "judge_timeout",
     "judge_retries",
     "attack_budgets",
+    "eval_every",  # the trajectory cell records it; the unlearned model does not depend on it
 )
 #: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
 TEACH_FIELDS = (

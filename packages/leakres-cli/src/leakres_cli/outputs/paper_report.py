@@ -116,4 +116,7 @@ def write_paper_report(results: dict[str, Any], out_dir: Path) -> list[Path]:
     plots.mkdir(parents=True, exist_ok=True)
     written += ideal_triangle_plots(triangle_rows(results), plots)
     written += forget_quality_heatmap(fq_rows(results), plots / "fq_heatmap")
+    from leakres_cli.outputs.trajectory_plot import trajectory_plots
+
+    written += trajectory_plots(results, plots)  # --eval-every only
     return written

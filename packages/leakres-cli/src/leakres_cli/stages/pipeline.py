@@ -28,7 +28,7 @@ from leakres_cli.models.engines import hardware_record
 from leakres_cli.progress import StageTimer, advance, stage_bar
 from leakres_cli.records import FactKey, Record, fact_key, question_options
 from leakres_cli.scale.store import CellStore, fingerprint
-from leakres_cli.stages import attacking, evaluation, judging
+from leakres_cli.stages import attacking, evaluation, judging, trajectory
 from leakres_cli.stages import bbh as bbh_stage
 from leakres_cli.stages.answering import decoding_protocol, greedy_answers
 from leakres_cli.stages.budget_ladders import ladders, never_known, run_method_cells
@@ -77,6 +77,8 @@ class Benchmark:
         self._tokenizer: Any = None
         self._judge: Any = None
         self.model_path: str | None = None
+        # method -> unlearn-zoo callbacks of its next training (--eval-every: stages/trajectory.py)
+        self.trajectory_callbacks: dict[str, list[Any]] = {}
         # Which engine decodes each model (in-process or a server per model): leakres_cli.models.engines.
         self.generation = GenerationRouter(
             cfg.engine,
@@ -140,6 +142,7 @@ class Benchmark:
             progress=self.progress,
             output_dir=saved,
             tracking_dir=self.out_dir / "tracking",
+            callbacks=self.trajectory_callbacks.get(method, ()),
         )
 
     def judge(
@@ -313,6 +316,7 @@ class Benchmark:
         """One method: evaluate, attack its S_suc, measure BBH, then score the cells."""
         cfg = self.cfg
         unlearned = UnlearnedModel(self, method, chosen.forget, chosen.retain)
+        traj = trajectory.record_trajectory(self, method, chosen.scored, chosen.retain, unlearned)
         with self.timer.stage(f"{method}:eval"):
             ev = self.evaluate_method(method, chosen.by_id, base, unlearned)
         s_suc = successfully_unlearned_ids(base, ev, chosen.scored)
@@ -336,10 +340,14 @@ class Benchmark:
         unlearned.release()  # free the unlearned copy before the next method
         cells = MethodCells(method, unlearned.record, ev, attacks, bbh_u)
         boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
-        scores = score_method(
-            cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot
-        )
-        return {**scores, **extra_scores(extra, s_suc, base, chosen.scored, scores, boot)}
+        out = score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
+        out = {**out, **extra_scores(extra, s_suc, base, chosen.scored, out, boot)}
+        if traj is not None:  # --eval-every: FQ per type and retain accuracy along the training
+            excluded = out["fq_excluded_types"]
+            out["trajectory"] = trajectory.trajectory_scores(
+                traj, base, ev, unlearned.record, excluded, boot
+            )
+        return out
 
     def _judge_agreement(self, by_id: dict[str, Record], base: dict[str, Any]) -> dict | None:
         if len(self.judge_names) < 2:

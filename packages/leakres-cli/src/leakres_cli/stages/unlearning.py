@@ -3,11 +3,13 @@ run-size summary of its record."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from leakres_cli.config.run_config import PROMPT_FORMS, RunConfig
+from leakres_cli.errors import LeakresError
 from leakres_cli.progress import StageTimer
 from leakres_cli.records import Record
 from leakres_cli.scale.store import CellStore
@@ -88,10 +90,12 @@ def unlearn(
     progress: bool,
     output_dir: Any = None,
     tracking_dir: Any = None,
+    callbacks: Sequence[Any] = (),
 ) -> tuple[Any, dict[str, Any]]:
     """Unlearn ``forget`` from (a copy of) ``model`` with one unlearn-zoo method; with
     ``output_dir`` unlearn-zoo also saves the model there (ARCHITECTURE.md section 8); with
-    ``cfg.report_to`` the trainer reports to it, logging under ``tracking_dir/METHOD``."""
+    ``cfg.report_to`` the trainer reports to it, logging under ``tracking_dir/METHOD``;
+    ``callbacks`` (unlearn-zoo's ``TrajectoryCallback`` under ``--eval-every``) go to the trainer."""
     from unlearn_zoo import default_overrides, get_unlearner
 
     # unlearn-zoo's per-model-size defaults first (the paper tunes per method and model), user --set on top.
@@ -99,6 +103,11 @@ def unlearn(
     overrides = {**default_overrides(method, n_params), "seed": cfg.seed}
     overrides.update(cfg.method_overrides.get(method, {}))
     unlearner = get_unlearner(method, **overrides)
+    if callbacks and "callbacks" not in inspect.signature(unlearner.unlearn).parameters:
+        raise LeakresError(
+            f"method {method}: its unlearner's unlearn() takes no callbacks, so --eval-every "
+            "cannot record its trajectory; run it without --eval-every"
+        )
     result = unlearner.unlearn(
         model,
         tokenizer,
@@ -108,6 +117,8 @@ def unlearn(
         # only when saving: an unlearner that cannot save (a plugin, a test double) still trains
         **({"output_dir": output_dir} if output_dir is not None else {}),
         **_tracking(cfg, method, tracking_dir),
+        # only when given: a plugin unlearner without the keyword still trains
+        **({"callbacks": list(callbacks)} if callbacks else {}),
     )
     result.model.eval()
     return result.model, result.record

@@ -8,7 +8,9 @@ There is no retain term (retain_weight must stay 0).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -91,6 +93,40 @@ class TVUnlearner(Unlearner):
             processing_class=tokenizer,
             data_collator=IndexedCollator(collator),
         )
+
+    @contextlib.contextmanager
+    def checkpoint_model(self, model: nn.Module, original: nn.Module | None) -> Iterator[nn.Module]:
+        """TV's unlearned model if training stopped now: theta_p - alpha * (theta_k - theta_p),
+        applied in place for the evaluation and undone after (exactly: the trained values are
+        copied back). Full fine-tune: the negation of every trainable tensor (the others equal
+        theta_p's, so negating them changes nothing), with one copy of them held meanwhile; LoRA:
+        each adapter's scale times -alpha (W0 + s*BA becomes W0 - alpha*s*BA), no copy."""
+        alpha = float(self.config.alpha)  # type: ignore[attr-defined]
+        if self.config.use_lora:
+            layers = [m for m in model.modules() if isinstance(getattr(m, "scaling", None), dict)]
+            saved_scales = [dict(m.scaling) for m in layers]
+            for m in layers:
+                m.scaling.update({k: -alpha * v for k, v in m.scaling.items()})
+            try:
+                yield model
+            finally:
+                for m, scales in zip(layers, saved_scales, strict=True):
+                    m.scaling.update(scales)
+            return
+        assert original is not None
+        base = dict(original.named_parameters())
+        trained = {n: p for n, p in model.named_parameters() if p.requires_grad}
+        saved = {n: p.detach().clone() for n, p in trained.items()}
+        with torch.no_grad():
+            for n, p in trained.items():
+                theta_p = base[n].to(p.device)
+                p.copy_(theta_p - alpha * (p - theta_p))
+        try:
+            yield model
+        finally:
+            with torch.no_grad():
+                for n, p in trained.items():
+                    p.copy_(saved[n])
 
     def post_train(self, model: nn.Module, original: nn.Module | None) -> nn.Module:
         assert original is not None

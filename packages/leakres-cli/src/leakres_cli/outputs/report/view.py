@@ -27,6 +27,7 @@ from leakres_cli.outputs.report.sections import (
     triangle_section,
     utility_rows,
 )
+from leakres_cli.outputs.report.trajectory import trajectory_section
 from leakres_cli.outputs.report.values import NA, Metric, dig, fmt, metric, num
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
@@ -105,6 +106,7 @@ class RunView:
     #: the RR table's value columns (every registered attack-level metric, per hop)
     rr_headers: list[dict[str, str]] = field(default_factory=list)
     curves: dict[str, Any] = field(default_factory=dict)  # outputs.curves.report_block
+    trajectory: list[dict[str, Any]] = field(default_factory=list)  # --eval-every: per method
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -211,6 +213,7 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
         warnings=list(run.warnings), metric_tables=registry_tables(methods, mdata),
         rr_headers=rr_headers(), curves=report_block(run.name, r),
+        trajectory=trajectory_section(run.name, methods, mdata, types),
     )  # fmt: skip
 
 
