@@ -35,6 +35,7 @@ from leakres_cli.stages.evaluation import check_sizes, run_sizes, select_facts
 from leakres_cli.stages.questions import build_questions
 from leakres_cli.stages.results import Selection, results_record, selection
 from leakres_cli.stages.scoring import MethodCells, score_method, successfully_unlearned_ids
+from leakres_cli.stages.seeds import score_seeds
 from leakres_cli.stages.unlearning import UnlearnedModel, training_summary, unlearn
 
 # Re-exported: the names tests, benchmarks and tuning.py import from here.
@@ -239,10 +240,9 @@ class Benchmark:
             with self.timer.stage("bbh:base"):
                 bbh_base = self.bbh("bbh-base", lambda: self.model()[0])
         advance(bar, f"{len(chosen.forget)} forget / {len(chosen.retain)} retain facts")
-        methods = {}
-        for method in cfg.methods:
-            methods[method] = self._score(method, chosen, base, bbh_base)
-            advance(bar, f"{method} done")
+        # every method at each --seeds seed (stages/seeds.py; one seed: the loop it always was)
+        scores = score_seeds(self, chosen, base, bbh_base, lambda m: advance(bar, f"{m} done"))
+        methods = scores.methods
         if bar is not None:
             bar.close()
         judges = self._judge_agreement(chosen.by_id, base)
@@ -264,6 +264,7 @@ class Benchmark:
         )
         if base_model is not None:  # a pretrained run's results.json is what it was before
             record["base_model"] = base_model
+        record.update(scores.blocks(cfg, chosen, base))  # seeds, paired comparisons
         return record
 
     def _teach_base(self, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -304,6 +305,13 @@ class Benchmark:
         self, method: str, chosen: Selection, base: dict[str, Any], bbh_base: dict[str, Any] | None
     ) -> dict[str, Any]:
         """One method: evaluate, attack its S_suc, measure BBH, then score the cells."""
+        cells = self.method_cells(method, chosen, base)
+        boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
+        return score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
+
+    def method_cells(self, method: str, chosen: Selection, base: dict[str, Any]) -> MethodCells:
+        """One method's cells (run, or read back when finished): unlearn, evaluate, attack its
+        S_suc, measure BBH (when the run has BBH on)."""
         cfg = self.cfg
         unlearned = UnlearnedModel(self, method, chosen.forget, chosen.retain)
         with self.timer.stage(f"{method}:eval"):
@@ -318,13 +326,11 @@ class Benchmark:
                     method, attack, targets, relearn, chosen.context, unlearned
                 )
         bbh_u = None
-        if bbh_base is not None:
+        if cfg.bbh_tasks:
             with self.timer.stage(f"{method}:bbh"):
                 bbh_u = self.bbh(f"{method}/bbh", unlearned)
         unlearned.release()  # free the unlearned copy before the next method
-        cells = MethodCells(method, unlearned.record, ev, attacks, bbh_u)
-        boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
-        return score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
+        return MethodCells(method, unlearned.record, ev, attacks, bbh_u)
 
     def _judge_agreement(self, by_id: dict[str, Record], base: dict[str, Any]) -> dict | None:
         if len(self.judge_names) < 2:
