@@ -6,6 +6,8 @@ from typing import Any
 
 from leak_metrics import no_signal
 
+from leakres_cli.outputs import comparisons
+
 
 def _pct(metric: dict[str, Any] | None) -> str:
     if not metric or metric.get("value") is None:
@@ -136,6 +138,7 @@ def render(results: dict[str, Any]) -> str:
     parts += _fq_section(results)
     parts += _rr_section(results)
     parts += _triangle_section(results)
+    parts += comparisons.summary_lines(results)  # --seeds' table, paired tests between methods
     parts += _training_section(results)
     parts += _notes(results)
     timings = results["timings_s"]

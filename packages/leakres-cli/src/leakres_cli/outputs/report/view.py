@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leakres_cli.config.run_config import ALL_TYPES
+from leakres_cli.outputs import comparisons
 from leakres_cli.outputs.report import svg
 from leakres_cli.outputs.report.load import RunData
 from leakres_cli.outputs.report.sections import (
@@ -97,6 +98,8 @@ class RunView:
     drill: list[DrillRow]
     judges: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    seeds: dict[str, Any] | None = None  # --seeds' table: caption, header, rows
+    comparisons: list[str] = field(default_factory=list)  # paired tests' sentences, then verdict
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -201,8 +204,18 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         fq_rows=fq_rows, fq_svg=fq_svg, rr_rows=rr_rows, rr_svg=rr_svg,
         triangle_rows=triangle_rows, radar_svg=radar_svg, utility_rows=utility_rows(methods, mdata),
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
-        warnings=list(run.warnings),
+        warnings=list(run.warnings), **_seed_view(r),
     )  # fmt: skip
+
+
+def _seed_view(r: Mapping[str, Any]) -> dict[str, Any]:
+    """The report's seed table and paired comparisons (outputs/comparisons.py)."""
+    table = comparisons.seed_table(r)
+    seeds = None if table is None else {
+        "caption": comparisons.seed_caption(r), "header": table[0], "rows": table[1]}  # fmt: skip
+    sentences = comparisons.comparison_sentences(r)
+    verdict = [comparisons.comparison_verdict(r)] if sentences else []
+    return {"seeds": seeds, "comparisons": sentences + verdict}
 
 
 def build_comparison(views: Sequence[RunView]) -> dict[str, Any]:
