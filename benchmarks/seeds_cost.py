@@ -61,6 +61,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None, help="run directories (default: temp)")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    # what a run imports on first use (unlearning, attacks, judges): paid here, by neither variant
+    import peft  # noqa: F401
+    import recover_attacks  # noqa: F401
+    import trl  # noqa: F401
+    import unlearn_zoo  # noqa: F401
+
     root = args.out or Path(tempfile.mkdtemp(prefix="seeds-cost-"))
     measured: dict[str, list[dict[str, float]]] = {name: [] for name in VARIANTS}
     for r in range(args.rounds):
