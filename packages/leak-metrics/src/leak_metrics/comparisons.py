@@ -226,32 +226,36 @@ def compare_robustness(
     runs = len(a)
     if num_a.shape[0] == 0:  # no run or no attack: no robustness to compare
         return PairedComparison(None, None, None, None, 0)
-    ones = np.ones((1, len(hops)))
-    observed = float(
-        (
-            _robustness(ones @ num_a.T, ones @ den_a.T, runs)
-            - _robustness(ones @ num_b.T, ones @ den_b.T, runs)
-        )[0]
-    )
+    a_cells, b_cells = (num_a, den_a), (num_b, den_b)
+    observed = float(_difference(np.ones((1, len(hops))), a_cells, b_cells, runs)[0])
     n = int(((den_a + den_b).sum(axis=0) > 0).sum())
     if not np.isfinite(observed):
         return PairedComparison(None, None, None, None, n)
     idx = _resample_indices(len(hops), n_resamples, seed)
     counts = np.zeros((n_resamples, len(hops)))
     np.add.at(counts, (np.arange(n_resamples)[:, None], idx), 1.0)
-    boot = _robustness(counts @ num_a.T, counts @ den_a.T, runs) - _robustness(
-        counts @ num_b.T, counts @ den_b.T, runs
-    )
-    low, high = _percentile_ci(boot)
+    low, high = _percentile_ci(_difference(counts, a_cells, b_cells, runs))
     rng = np.random.default_rng(seed)
     swap = (rng.random((n_permutations, len(hops))) < 0.5).astype(float)
     keep = 1.0 - swap
-    perm = _robustness(keep @ num_a.T + swap @ num_b.T, keep @ den_a.T + swap @ den_b.T, runs) - (
-        _robustness(keep @ num_b.T + swap @ num_a.T, keep @ den_b.T + swap @ den_a.T, runs)
-    )
+    swapped_a = (keep @ num_a.T + swap @ num_b.T, keep @ den_a.T + swap @ den_b.T)
+    swapped_b = (keep @ num_b.T + swap @ num_a.T, keep @ den_b.T + swap @ den_a.T)
+    perm = _robustness(*swapped_a, runs) - _robustness(*swapped_b, runs)
     with np.errstate(invalid="ignore"):
         extreme = int((~(np.abs(perm) < abs(observed) - 1e-12)).sum())
     return PairedComparison(observed, low, high, (1 + extreme) / (1 + n_permutations), n)
+
+
+def _difference(
+    weights: np.ndarray,
+    a: tuple[np.ndarray, np.ndarray],
+    b: tuple[np.ndarray, np.ndarray],
+    runs: int,
+) -> np.ndarray:
+    """Robustness_A - Robustness_B with item weights (rows x items: 1s, or resample counts)."""
+    return _robustness(weights @ a[0].T, weights @ a[1].T, runs) - _robustness(
+        weights @ b[0].T, weights @ b[1].T, runs
+    )
 
 
 def _recovery_cells(runs: Recoveries, hops: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
