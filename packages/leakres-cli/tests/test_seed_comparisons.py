@@ -131,3 +131,17 @@ def test_seed_option_and_config() -> None:
     for bad in ("0,0", "a,1", "-1", ""):
         with pytest.raises(click.BadParameter):
             SeedList().convert(bad, None, None)
+
+
+def test_fresh_drops_every_seed_cell(tmp_path) -> None:
+    """--fresh recomputes everything: the other seeds' cells (OUT/seeds/) go with cells/."""
+    from leakres_cli.commands.run import _prepare_run_dirs
+
+    for cell in ("cells/ga/eval.json", "seeds/1/cells/ga/eval.json", "summary.md"):
+        (tmp_path / cell).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / cell).write_text("{}")
+    _prepare_run_dirs(RunConfig(seeds=(0, 1)), tmp_path, fresh=False)
+    assert (tmp_path / "seeds/1/cells/ga/eval.json").exists()
+    _prepare_run_dirs(RunConfig(seeds=(0, 1)), tmp_path, fresh=True)
+    assert not (tmp_path / "cells").exists() and not (tmp_path / "seeds").exists()
+    assert (tmp_path / "summary.md").exists()

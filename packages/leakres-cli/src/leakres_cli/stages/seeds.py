@@ -52,7 +52,8 @@ def seed_run(bench: Any, seed: int) -> Any:
 
     run = copy.copy(bench)
     run.cfg = dataclasses.replace(bench.cfg, seed=seed, save_models=False, report_to="none")
-    key = fingerprint({**bench.cfg.fingerprint_dict(), "run_seed": seed})
+    # the run's own key (a grid cell's is its whole grid's: `leakres run --cell`), and the seed
+    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
     run.store = CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
     for name in SHARED:
         setattr(run, name, getattr(bench, name))
