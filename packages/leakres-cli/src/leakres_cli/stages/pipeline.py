@@ -301,11 +301,14 @@ class Benchmark:
             )
         self.check_judge_endpoints()
 
-    def _score(
-        self, method: str, chosen: Selection, base: dict[str, Any], bbh_base: dict[str, Any] | None
+    def score_cells(
+        self,
+        cells: MethodCells,
+        chosen: Selection,
+        base: dict[str, Any],
+        bbh_base: dict[str, Any] | None,
     ) -> dict[str, Any]:
-        """One method: evaluate, attack its S_suc, measure BBH, then score the cells."""
-        cells = self.method_cells(method, chosen, base)
+        """One method's results.json block from its cells (bootstrap seeded with the run's seed)."""
         boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
         return score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
 

@@ -30,7 +30,7 @@ from typing import Any
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.scale.store import CellStore, fingerprint
 from leakres_cli.stages.results import Selection
-from leakres_cli.stages.scoring import MethodCells, score_method
+from leakres_cli.stages.scoring import MethodCells
 
 #: the Benchmark methods a seed run takes from the run itself: one model, one judge, one BBH set
 SHARED = ("model", "replace_model", "primary_judge", "bbh_data")
@@ -70,7 +70,7 @@ class SeedScores:
     Attributes:
         seeds: the seeds, in ``--seeds`` order (the first one's blocks are ``methods``).
         cells: method -> seed -> its cells.
-        scores: method -> seed -> its results.json block (:func:`score_method`).
+        scores: method -> seed -> its results.json block (``Benchmark.score_cells``).
         explicit: whether ``--seeds`` was given (then results.json has a ``seeds`` block).
     """
 
@@ -113,10 +113,7 @@ def score_seeds(
     for method in cfg.methods:
         for s in seeds:
             cells = runs[s].method_cells(method, chosen, base)
-            boot = {"seed": runs[s].cfg.seed, "n_resamples": cfg.bootstrap}
-            block = score_method(
-                cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot
-            )
+            block = runs[s].score_cells(cells, chosen, base, bbh_base)  # CIs seeded with s
             out.cells.setdefault(method, {})[s] = cells
             out.scores.setdefault(method, {})[s] = block
         done(method)
