@@ -24,7 +24,7 @@ def _flags(text: str) -> set[str]:
 RUN_OPTIONS = _flags(
     """
     --preset --out --model --source --input --types --methods --attacks --n-forget --n-retain
-    --per-type --sh-pool --judge --judge-model --judge-base-url --seed --batch-size
+    --per-type --sh-pool --judge --judge-model --judge-base-url --seed --seeds --batch-size
     --max-new-tokens --bootstrap --bbh-tasks --bbh-limit --bbh-cot --data-dir --allow-fewer
     --set --method-config --fresh --quiet --engine --engine-cmd --engine-prompts
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address

@@ -12,7 +12,7 @@ comparisons.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +22,7 @@ from leak_metrics.metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, _percentile_ci
 __all__ = [
     "PairedComparison",
     "compare_forget_quality",
+    "compare_robustness",
     "describe",
     "holm",
     "paired_difference",
@@ -49,13 +50,17 @@ class PairedComparison:
         return p is not None and p < alpha
 
 
-def _paired(a: Sequence[bool | None], b: Sequence[bool | None]) -> tuple[np.ndarray, np.ndarray]:
+Score = bool | float | None
+
+
+def _paired(a: Sequence[Score], b: Sequence[Score]) -> tuple[np.ndarray, np.ndarray]:
     if len(a) != len(b):
         raise ValueError(f"paired inputs differ in length: {len(a)} vs {len(b)}")
     keep = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x is not None and y is not None]
+    # a bool is 0/1; a float in [0, 1] is one item's verdict averaged over seeds
     return (
-        np.asarray([float(bool(a[i])) for i in keep]),
-        np.asarray([float(bool(b[i])) for i in keep]),
+        np.asarray([float(a[i]) for i in keep]),  # type: ignore[arg-type]
+        np.asarray([float(b[i]) for i in keep]),  # type: ignore[arg-type]
     )
 
 
@@ -70,8 +75,8 @@ def _sign_flip_p(d: np.ndarray, n_permutations: int, seed: int) -> float:
 
 
 def paired_difference(
-    a: Sequence[bool | None],
-    b: Sequence[bool | None],
+    a: Sequence[Score],
+    b: Sequence[Score],
     *,
     scale: float = 1.0,
     seed: int = DEFAULT_SEED,
@@ -80,7 +85,9 @@ def paired_difference(
 ) -> PairedComparison:
     """mean(a) - mean(b) over the items judged on both sides, times ``scale``, with a paired
     bootstrap CI and a sign-flip permutation p-value (module docstring). Items with ``None`` on
-    either side are dropped from both. No item left: every field None, ``n`` 0."""
+    either side are dropped from both. A verdict is a bool or a float in [0, 1] (one item's
+    verdicts averaged over seeds: the test stays paired on the item). No item left: every field
+    None, ``n`` 0."""
     x, y = _paired(a, b)
     if x.size == 0:
         return PairedComparison(None, None, None, None, 0)
@@ -94,8 +101,8 @@ def paired_difference(
 
 def compare_forget_quality(
     base: Sequence[bool | None],
-    unlearned_a: Sequence[bool | None],
-    unlearned_b: Sequence[bool | None],
+    unlearned_a: Sequence[Score],
+    unlearned_b: Sequence[Score],
     *,
     seed: int = DEFAULT_SEED,
     n_resamples: int = DEFAULT_RESAMPLES,
@@ -105,7 +112,9 @@ def compare_forget_quality(
 
     With the base model shared, FQ_A - FQ_B = (Acc(B) - Acc(A)) / Acc(base): the paired
     difference of the unlearned verdicts, scaled by the base accuracy over the questions judged
-    on all three sides. Undefined (all None) when the base answers none of them.
+    on all three sides. Undefined (all None) when the base answers none of them. With several
+    seeds, ``unlearned_a[i]`` may be item i's verdicts averaged over A's seeds: the difference
+    is then that of the seed-mean FQs (the base is shared by every seed).
     """
     if not len(base) == len(unlearned_a) == len(unlearned_b):
         raise ValueError(
@@ -175,3 +184,113 @@ def _numbers(c: PairedComparison, sign: float) -> str:
     else:
         ci = "[n/a]"
     return f"{100 * sign * c.difference:+.1f} points {ci}, p = {p:.3f} ({tag}), n = {c.n}"  # type: ignore[operator]
+
+
+#: one method's recoveries: ``runs[seed_index][attack][i]`` = item i's ``recovered`` verdict, None
+#: when item i is not in that run's S_suc (or unjudged)
+Recoveries = Sequence[Mapping[str, Sequence[bool | None]]]
+
+
+def compare_robustness(
+    a: Recoveries,
+    b: Recoveries,
+    hops: Sequence[str],
+    *,
+    seed: int = DEFAULT_SEED,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    n_permutations: int = DEFAULT_PERMUTATIONS,
+) -> PairedComparison:
+    """Robustness_A - Robustness_B on the same questions, paired item by item.
+
+    Items are the questions both methods were scored on, aligned by position; ``hops[i]`` is item
+    i's hop (``"SH"``/``"MH"``). One run's robustness is the paper's (as
+    :func:`~leak_metrics.metrics.robustness_by_cell`): 1 - max over every (attack, hop) cell of RR,
+    RR being the mean of the non-None verdicts of the cell's items; a cell with none is ignored.
+    A method's robustness is the mean over its runs (seeds) where it is defined. ``a`` and ``b``
+    hold the same number of runs and the same attacks.
+
+    CI: paired percentile bootstrap over items (one resample of the questions for both methods).
+    p-value: two-sided swap permutation test: under H0 the two methods are exchangeable on each
+    question, so each item's records (every run, every attack) are swapped between A and B with
+    probability 1/2; p = (1 + #{|stat| >= |observed|}) / (1 + n_permutations), exactly 1 when a and
+    b are identical (a permutation whose statistic is undefined counts as extreme). Undefined
+    (every field None) when either method's robustness is. ``n``: items in some cell of either.
+    """
+    num_a, den_a = _recovery_cells(a, hops)
+    num_b, den_b = _recovery_cells(b, hops)
+    if num_a.shape != num_b.shape:
+        raise ValueError(
+            f"a and b differ in runs x attacks: {len(a)} x {len(a[0]) if a else 0} vs "
+            f"{len(b)} x {len(b[0]) if b else 0}"
+        )
+    runs = len(a)
+    if num_a.shape[0] == 0:  # no run or no attack: no robustness to compare
+        return PairedComparison(None, None, None, None, 0)
+    a_cells, b_cells = (num_a, den_a), (num_b, den_b)
+    observed = float(_difference(np.ones((1, len(hops))), a_cells, b_cells, runs)[0])
+    n = int(((den_a + den_b).sum(axis=0) > 0).sum())
+    if not np.isfinite(observed):
+        return PairedComparison(None, None, None, None, n)
+    idx = _resample_indices(len(hops), n_resamples, seed)
+    counts = np.zeros((n_resamples, len(hops)))
+    np.add.at(counts, (np.arange(n_resamples)[:, None], idx), 1.0)
+    low, high = _percentile_ci(_difference(counts, a_cells, b_cells, runs))
+    rng = np.random.default_rng(seed)
+    swap = (rng.random((n_permutations, len(hops))) < 0.5).astype(float)
+    keep = 1.0 - swap
+    swapped_a = (keep @ num_a.T + swap @ num_b.T, keep @ den_a.T + swap @ den_b.T)
+    swapped_b = (keep @ num_b.T + swap @ num_a.T, keep @ den_b.T + swap @ den_a.T)
+    perm = _robustness(*swapped_a, runs) - _robustness(*swapped_b, runs)
+    with np.errstate(invalid="ignore"):
+        extreme = int((~(np.abs(perm) < abs(observed) - 1e-12)).sum())
+    return PairedComparison(observed, low, high, (1 + extreme) / (1 + n_permutations), n)
+
+
+def _difference(
+    weights: np.ndarray,
+    a: tuple[np.ndarray, np.ndarray],
+    b: tuple[np.ndarray, np.ndarray],
+    runs: int,
+) -> np.ndarray:
+    """Robustness_A - Robustness_B with item weights (rows x items: 1s, or resample counts)."""
+    return _robustness(weights @ a[0].T, weights @ a[1].T, runs) - _robustness(
+        weights @ b[0].T, weights @ b[1].T, runs
+    )
+
+
+def _recovery_cells(runs: Recoveries, hops: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(recovered, judged) per (run, attack, hop) cell and item: two (cells x items) 0/1 arrays,
+    cells in run-major order with the same number per run."""
+    attacks = sorted(runs[0]) if runs else []
+    hop_names = sorted(set(hops))
+    num, den = [], []
+    for run in runs:
+        if sorted(run) != attacks:
+            raise ValueError(f"every run needs the same attacks: {sorted(run)} vs {attacks}")
+        for attack in attacks:
+            values = run[attack]
+            if len(values) != len(hops):
+                raise ValueError(f"attack {attack}: {len(values)} verdicts for {len(hops)} items")
+            judged = np.asarray([v is not None for v in values], dtype=float)
+            hit = np.asarray([bool(v) for v in values], dtype=float)
+            for hop in hop_names:
+                in_hop = np.asarray([h == hop for h in hops], dtype=float)
+                num.append(hit * judged * in_hop)
+                den.append(judged * in_hop)
+    shape = (len(num), len(hops))
+    return np.asarray(num).reshape(shape), np.asarray(den).reshape(shape)
+
+
+def _robustness(sums: np.ndarray, judged: np.ndarray, runs: int) -> np.ndarray:
+    """Per row of (rows x cells) sums: the mean over runs of 1 - max over the run's defined cells
+    of RR (NaN where no run has a defined cell)."""
+    rows = sums.shape[0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(judged > 0, sums / np.where(judged > 0, judged, 1.0), np.nan)
+    rate = rate.reshape(rows, runs, -1) if runs else np.full((rows, 1, 1), np.nan)
+    defined = np.isfinite(rate).any(axis=2)
+    best = np.where(defined, np.max(np.where(np.isfinite(rate), rate, -np.inf), axis=2), np.nan)
+    per_run = 1.0 - best
+    counted = np.isfinite(per_run).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counted > 0, np.nansum(per_run, axis=1) / np.maximum(counted, 1), np.nan)

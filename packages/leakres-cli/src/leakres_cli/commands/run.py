@@ -251,8 +251,9 @@ def _prepare_run_dirs(cfg: RunConfig, out_dir: Path, fresh: bool) -> None:
         target = run_dir(cfg, out_dir, name)
         target.mkdir(parents=True, exist_ok=True)
         remove_partial_writes(target)
-        if fresh and (target / "cells").exists():
-            shutil.rmtree(target / "cells")
+        for cells in ("cells", "seeds") if fresh else ():  # seeds/: --seeds' other seeds' cells
+            if (target / cells).exists():
+                shutil.rmtree(target / cells)
 
 
 def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_options: dict) -> None:

@@ -44,6 +44,22 @@ MAX_FACTS = 100_000
 MAX_QUESTIONS = 1_000_000
 MAX_BOOTSTRAP = 100_000
 
+
+class SeedList(click.ParamType):
+    """``--seeds 0,1,2``: distinct integers in numpy's seed range, given back as the comma list
+    (``config_values`` splits it; ``RunConfig`` makes them integers)."""
+
+    name = "seeds"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        parts = [p.strip() for p in str(value).split(",") if p.strip()]
+        if not parts or not all(p.isdigit() and int(p) < 2**32 for p in parts):
+            self.fail(f"'{value}' is not a comma list of seeds (integers 0 to 2^32-1)", param, ctx)
+        if len(set(map(int, parts))) != len(parts):
+            self.fail(f"'{value}' lists a seed twice", param, ctx)
+        return ",".join(str(int(p)) for p in parts)
+
+
 EXTRA: dict[str, Extra] = {
     "source_path": Extra(flag="--input"),
     "types": Extra(default_help=f"preset default: SH,HS; known: {','.join(ALL_TYPES)}"),
@@ -54,6 +70,7 @@ EXTRA: dict[str, Extra] = {
     "judge_timeout": Extra(type=click.FloatRange(0, 3600, min_open=True)),
     "judge_retries": Extra(type=click.IntRange(0, 10)),
     "seed": Extra(type=click.IntRange(0, 2**32 - 1)),  # numpy seeds must fit in 32 bits
+    "seeds": Extra(type=SeedList(), default_help="default: --seed alone"),
     "batch_size": Extra(type=click.IntRange(1, 65536)),
     "max_new_tokens": Extra(type=click.IntRange(1, 32768)),
     "prompt_form": Extra(type=click.Choice(PROMPT_FORMS)),
@@ -93,6 +110,7 @@ RUN_FIELDS = (
     "judge_timeout",
     "judge_retries",
     "seed",
+    "seeds",
     "batch_size",
     "max_new_tokens",
     "prompt_form",

@@ -83,6 +83,12 @@ class RunConfig:
         judge_retries: extra attempts after a failed judge request (the openai client's backoff);
             an item still failing is unjudged, and a rerun asks again. Not part of the fingerprint.
         seed: global seed (data sampling, training, sampling attacks, bootstrap).
+        seeds: seeds of the unlearning and the attacks' sampling, e.g. ``0,1,2``: every method's
+            unlearning, evaluation and attacks run once per seed (cells under OUT/seeds/SEED/;
+            ``--seed``'s own are the run's cells), on the questions and base evaluation of
+            ``--seed``, computed once. results.json gains each seed's FQ, RR and robustness, their
+            mean and standard deviation; method blocks and tables are the first seed's. Empty =
+            ``--seed`` alone. Not part of the cell fingerprint.
         batch_size: generation batch size (prompts decoded at once; a sampled prompt takes
             ``num_samples`` rows). Bounds memory, never changes an answer beyond float ties.
         max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).
@@ -163,6 +169,7 @@ class RunConfig:
     judge_timeout: float = 60.0
     judge_retries: int = 3
     seed: int = 0
+    seeds: tuple[int, ...] = ()
     batch_size: int = 64  # the engine's fastest on CPU (README, Speed)
     max_new_tokens: int = 24
     prompt_form: str = PROMPT_FORMS[0]
@@ -189,6 +196,10 @@ class RunConfig:
     teach_lr: float = 2e-4
     eval_every: int = 0
 
+    def __post_init__(self) -> None:
+        # `--seeds 0,1` arrives as strings (a comma list option); refused there unless integers
+        self.seeds = tuple(int(s) for s in self.seeds)
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -213,6 +224,7 @@ RUN_CONTROL_FIELDS = (
     "judge_retries",
     "attack_budgets",
     "eval_every",  # the trajectory cell records it; the unlearned model does not depend on it
+    "seeds",  # which seeds run, not what one seed's cells hold (stages/seeds.py)
 )
 #: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
 TEACH_FIELDS = (

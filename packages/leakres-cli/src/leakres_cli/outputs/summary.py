@@ -6,6 +6,7 @@ from typing import Any
 
 from leak_metrics import no_signal
 
+from leakres_cli.outputs import comparisons
 from leakres_cli.outputs.metric_rows import HOPS, lookup, metric_text, shown_metrics
 
 
@@ -132,6 +133,7 @@ def render(results: dict[str, Any]) -> str:
     parts += _fq_section(results)
     parts += _rr_section(results)
     parts += _triangle_section(results)
+    parts += comparisons.summary_lines(results)  # --seeds' table, paired tests between methods
     parts += _training_section(results)
     from leakres_cli.outputs.curves import summary_lines
 

@@ -172,8 +172,10 @@ def run_cell(
         if cell.stage == "base":
             for name in ("questions", "base", "bbh-base", "judges"):
                 (cells / f"{name}.json").unlink(missing_ok=True)
-        elif (cells / cell.stage).exists():
-            shutil.rmtree(cells / cell.stage)
+        else:  # the method's cells at --seed and at every other seed (--seeds)
+            for path in (cells / cell.stage, *target.glob(f"seeds/*/cells/{cell.stage}")):
+                if path.exists():
+                    shutil.rmtree(path)
     only = dataclasses.replace(full, methods=() if cell.stage == "base" else (cell.stage,))
     seed_everything(full.seed)
     bench = Benchmark(only, target, progress=progress, engine_options=engine_options)

@@ -37,6 +37,7 @@ from leakres_cli.stages.evaluation import check_sizes, run_sizes, select_facts
 from leakres_cli.stages.questions import build_questions
 from leakres_cli.stages.results import Selection, results_record, selection
 from leakres_cli.stages.scoring import MethodCells, score_method, successfully_unlearned_ids
+from leakres_cli.stages.seeds import score_seeds
 from leakres_cli.stages.unlearning import UnlearnedModel, training_summary, unlearn
 
 # Re-exported: the names tests, benchmarks and tuning.py import from here.
@@ -244,10 +245,9 @@ class Benchmark:
             with self.timer.stage("bbh:base"):
                 bbh_base = self.bbh("bbh-base", lambda: self.model()[0])
         advance(bar, f"{len(chosen.forget)} forget / {len(chosen.retain)} retain facts")
-        methods = {}
-        for method in cfg.methods:
-            methods[method] = self._score(method, chosen, base, bbh_base)
-            advance(bar, f"{method} done")
+        # every method at each --seeds seed (stages/seeds.py; one seed: the loop it always was)
+        scores = score_seeds(self, chosen, base, bbh_base, lambda m: advance(bar, f"{m} done"))
+        methods = scores.methods
         if bar is not None:
             bar.close()
         judges = self._judge_agreement(chosen.by_id, base)
@@ -273,6 +273,7 @@ class Benchmark:
         }
         if base_model is not None:  # a pretrained run's results.json is what it was before
             record["base_model"] = base_model
+        record.update(scores.blocks(cfg, chosen, base))  # seeds, paired comparisons
         return record
 
     def _teach_base(self, data: dict[str, Any]) -> dict[str, Any] | None:
@@ -310,10 +311,28 @@ class Benchmark:
             )
         self.check_judge_endpoints()
 
-    def _score(
-        self, method: str, chosen: Selection, base: dict[str, Any], bbh_base: dict[str, Any] | None
+    def score_cells(
+        self,
+        cells: MethodCells,
+        chosen: Selection,
+        base: dict[str, Any],
+        bbh_base: dict[str, Any] | None,
     ) -> dict[str, Any]:
-        """One method: evaluate, attack its S_suc, measure BBH, then score the cells."""
+        """One method's results.json block from its cells (bootstrap seeded with the run's seed)."""
+        boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
+        out = score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
+        if cells.ladders is not None:  # --attack-budgets curves and the false-recovery controls
+            out.update(extra_scores(cells.ladders, cells.s_suc, base, chosen.scored, out, boot))
+        if cells.trajectory is not None:  # --eval-every: FQ per type, retain accuracy by step
+            out["trajectory"] = trajectory.trajectory_scores(
+                cells.trajectory, base, cells.evaluation, cells.record,
+                out["fq_excluded_types"], boot,
+            )  # fmt: skip
+        return out
+
+    def method_cells(self, method: str, chosen: Selection, base: dict[str, Any]) -> MethodCells:
+        """One method's cells (run, or read back when finished): unlearn, evaluate, attack its
+        S_suc, measure BBH (when the run has BBH on)."""
         cfg = self.cfg
         unlearned = UnlearnedModel(self, method, chosen.forget, chosen.retain)
         traj = trajectory.record_trajectory(self, method, chosen.scored, chosen.retain, unlearned)
@@ -334,20 +353,20 @@ class Benchmark:
             self, method, targets, control_items, relearn, chosen.context, unlearned, self.timer
         )
         bbh_u = None
-        if bbh_base is not None:
+        if cfg.bbh_tasks:
             with self.timer.stage(f"{method}:bbh"):
                 bbh_u = self.bbh(f"{method}/bbh", unlearned)
         unlearned.release()  # free the unlearned copy before the next method
-        cells = MethodCells(method, unlearned.record, ev, attacks, bbh_u)
-        boot = {"seed": cfg.seed, "n_resamples": cfg.bootstrap}
-        out = score_method(cells, chosen.by_id, base, chosen.scored, chosen.retain, bbh_base, boot)
-        out = {**out, **extra_scores(extra, s_suc, base, chosen.scored, out, boot)}
-        if traj is not None:  # --eval-every: FQ per type and retain accuracy along the training
-            excluded = out["fq_excluded_types"]
-            out["trajectory"] = trajectory.trajectory_scores(
-                traj, base, ev, unlearned.record, excluded, boot
-            )
-        return out
+        return MethodCells(
+            method,
+            unlearned.record,
+            ev,
+            attacks,
+            bbh_u,
+            s_suc=s_suc,
+            ladders=extra,
+            trajectory=traj,
+        )
 
     def _judge_agreement(self, by_id: dict[str, Record], base: dict[str, Any]) -> dict | None:
         if len(self.judge_names) < 2:

@@ -36,6 +36,10 @@ class MethodCells:
         evaluation: the ``METHOD/eval`` cell (greedy answers and verdicts).
         attacks: attack name -> its ``METHOD/attack-ATTACK`` cell, in the run's attack order.
         bbh: the ``METHOD/bbh`` cell, None with BBH off.
+        s_suc: type -> the ids the method made the model forget (the attacks' targets).
+        ladders: the ``--attack-budgets`` ladder and false-recovery control cells
+            (``budget_ladders.run_method_cells``), None when not run.
+        trajectory: the ``--eval-every`` trajectory cell, None when off.
     """
 
     method: str
@@ -43,6 +47,9 @@ class MethodCells:
     evaluation: dict[str, Any]
     attacks: dict[str, dict[str, Any]]
     bbh: dict[str, Any] | None = None
+    s_suc: dict[str, list[str]] | None = None
+    ladders: Any = None
+    trajectory: Any = None
 
 
 def successfully_unlearned_ids(

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from leakres_cli.config.run_config import ALL_TYPES
+from leakres_cli.outputs import comparisons
 from leakres_cli.outputs.curves import report_block
 from leakres_cli.outputs.report import svg
 from leakres_cli.outputs.report.load import RunData
@@ -107,6 +108,8 @@ class RunView:
     rr_headers: list[dict[str, str]] = field(default_factory=list)
     curves: dict[str, Any] = field(default_factory=dict)  # outputs.curves.report_block
     trajectory: list[dict[str, Any]] = field(default_factory=list)  # --eval-every: per method
+    seeds: dict[str, Any] | None = None  # --seeds' table: caption, header, rows
+    comparisons: list[str] = field(default_factory=list)  # paired tests' sentences, then verdict
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -213,8 +216,18 @@ def build_view(run: RunData, index: int = 0) -> RunView:
         loss_rows=loss_rows, loss_svg=loss_svg, drill=_drill(run, methods), judges=judges,
         warnings=list(run.warnings), metric_tables=registry_tables(methods, mdata),
         rr_headers=rr_headers(), curves=report_block(run.name, r),
-        trajectory=trajectory_section(run.name, methods, mdata, types),
+        trajectory=trajectory_section(run.name, methods, mdata, types), **_seed_view(r),
     )  # fmt: skip
+
+
+def _seed_view(r: Mapping[str, Any]) -> dict[str, Any]:
+    """The report's seed table and paired comparisons (outputs/comparisons.py)."""
+    table = comparisons.seed_table(r)
+    seeds = None if table is None else {
+        "caption": comparisons.seed_caption(r), "header": table[0], "rows": table[1]}  # fmt: skip
+    sentences = comparisons.comparison_sentences(r)
+    verdict = [comparisons.comparison_verdict(r)] if sentences else []
+    return {"seeds": seeds, "comparisons": sentences + verdict}
 
 
 def build_comparison(views: Sequence[RunView]) -> dict[str, Any]:
