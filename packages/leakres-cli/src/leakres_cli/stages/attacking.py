@@ -7,6 +7,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from leakres_cli.config.run_checks import (
+    attack_decoding_conflicts as attack_decoding_conflicts,  # re-exported
+)
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.records import FactKey, Record, fact_key
 from leakres_cli.stages.answering import attack_targets, stop_at_answer_end
@@ -24,15 +27,6 @@ class AttackHost(JudgingHost, Protocol):
     def model(self) -> tuple[Any, Any]: ...
 
     def decoding(self) -> dict[str, Any]: ...
-
-
-def attack_decoding_conflicts(cfg: RunConfig) -> list[str]:
-    """``--set ATTACK.max_new_tokens=N`` that differs from the run's budget (one protocol)."""
-    return [
-        f"--set {attack}.max_new_tokens={over['max_new_tokens']}"
-        for attack, over in cfg.attack_overrides.items()
-        if "max_new_tokens" in over and over["max_new_tokens"] != cfg.max_new_tokens
-    ]
 
 
 def make_attack(cfg: RunConfig, protocol: dict[str, Any], attack: str) -> Any:
