@@ -87,7 +87,7 @@ def test_the_config_enters_each_module_once_before_the_first_stage(tmp_path, mon
         "config.judges",  # which judges, which need an endpoint
         "config.preflight",  # names, engine, source and its size, judge URL and endpoint
         "config.run_checks",  # --base, attack budgets, BBH files
-        "scale.grid",  # per-(method, model) settings
+        "config.paper_settings",  # per-(method, model) settings
         "stages.pipeline",  # the resolved run, and nothing checked again
     ]
     assert len(walk) == len(set(walk))

@@ -10,7 +10,8 @@ reads the configuration once, in this order:
 3. ``preflight.check_run``: method/attack/judge names, engine, dtype, the knowledge source and its
    size, the judge URL and endpoint (one test request unless ``probe`` is off);
 4. ``run_checks.check_settings``: ``--base``, the attacks' token budget, BBH's data files;
-5. ``scale.grid.grid_settings``: each grid model's method settings (the shipped table, ``--set``);
+5. ``paper_settings.check_grid_settings``: each grid model's method settings (the shipped table
+   under ``--set``), checked with unlearn-zoo;
 6. ``models.catalog``: each model's path.
 
 What comes after (``run_benchmark``, the pipeline, its stages) takes the resolved run and checks
@@ -18,8 +19,8 @@ nothing again. :func:`settle` is the light form the pipeline applies to a bare `
 ``leakres tune``, ``leakres eval``, a grid cell): only the checks the pipeline always made when a
 run started, nothing that needs the network except the judges' endpoint check at the run's start.
 
-May import: ``config``'s other modules, ``scale.grid`` and ``models.catalog``; never ``stages``,
-``outputs`` nor ``commands``.
+May import: ``config``'s other modules and ``models.catalog``; never ``scale``, ``stages``,
+``outputs`` nor ``commands`` (the pipeline imports this module).
 """
 
 from __future__ import annotations
@@ -105,16 +106,16 @@ def resolve_grid(
         model_paths: the models' paths, when the caller has them (a resumed run's record).
     """
     from leakres_cli.config.judges import judge_setup
+    from leakres_cli.config.paper_settings import check_grid_settings
     from leakres_cli.config.preflight import check_run
     from leakres_cli.config.run_checks import check_settings
     from leakres_cli.config.run_config import check_fields
-    from leakres_cli.scale.grid import grid_settings
 
     cfg = check_fields(config)
     judges = judge_setup(cfg)
     check_run(cfg, judges, given or {}, probe=probe)
     bbh = check_settings(cfg)
-    settings = grid_settings(cfg)
+    settings = check_grid_settings(cfg)
     paths = model_paths or _model_paths(list(settings), check_models)
     out = {}
     for model, overrides in settings.items():

@@ -14,7 +14,6 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from leakres_cli.config.judges import judge_endpoint_problem
 from leakres_cli.config.run_config import RunConfig
@@ -106,34 +105,9 @@ def check_run_config(cfg: RunConfig) -> None:
 
 def check_method_settings(cfg: RunConfig) -> list[str]:
     """Every (method, model) row of the settings table exists and unlearn-zoo accepts it."""
-    if not cfg.method_settings:
-        return []
-    from unlearn_zoo import get_unlearner
+    from leakres_cli.config.paper_settings import grid_settings
 
-    problems: list[str] = []
-    for model in grid_models(cfg):
-        try:
-            settings = model_config(cfg, model).method_overrides
-        except LeakresError as exc:
-            problems.append(str(exc))
-            continue
-        for method, values in settings.items():
-            try:
-                get_unlearner(method, **values)  # the fields exist and type-check
-            except (KeyError, ValueError, TypeError) as exc:
-                problems.append(
-                    f"settings of {method} for {model}: {str(exc).strip(chr(39) + chr(34))}"
-                )
-    return problems
-
-
-def grid_settings(cfg: RunConfig) -> dict[str, dict[str, dict[str, Any]]]:
-    """Per grid model, the method settings its run uses (:func:`model_config`), every row of the
-    settings table checked first (:func:`check_method_settings`; a one-line LeakresError)."""
-    problems = check_method_settings(cfg)
-    if problems:
-        raise LeakresError(problems[0])
-    return {model: model_config(cfg, model).method_overrides for model in grid_models(cfg)}
+    return grid_settings(cfg)[1]
 
 
 def seed_everything(seed: int) -> None:

@@ -7,9 +7,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from leakres_cli.config.run_checks import (
-    attack_decoding_conflicts as attack_decoding_conflicts,  # re-exported
-)
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.records import FactKey, Record, fact_key
 from leakres_cli.stages.answering import attack_targets, stop_at_answer_end

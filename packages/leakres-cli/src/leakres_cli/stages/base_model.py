@@ -30,7 +30,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
-from leakres_cli.config.run_checks import check_base as check_base
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.records import FactKey, Record, fact_key
 from leakres_cli.scale.store import write_dir_atomic, write_json_atomic

@@ -8,9 +8,6 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Protocol
 
-from leakres_cli.config.run_checks import (
-    bbh_data as bbh_data,  # re-exported: where BBH is read from
-)
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.scale.store import CellStore
 

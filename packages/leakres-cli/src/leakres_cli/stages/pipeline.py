@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from leakres_cli.config.resolve import ResolvedRun, settle
+from leakres_cli.config.run_checks import bbh_data
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.models.engines import hardware_record
 from leakres_cli.progress import StageTimer, advance, stage_bar
@@ -203,7 +204,7 @@ class Benchmark:
         return attacking.attack(self, method, attack, targets, relearn, context, get_unlearned)
 
     def bbh_data(self) -> dict[str, Any]:
-        return self.resolved().bbh or bbh_stage.bbh_data(self.cfg)
+        return self.resolved().bbh or bbh_data(self.cfg)  # BBH off: its empty record
 
     def bbh(self, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
         return bbh_stage.bbh(self, name, get_model)
