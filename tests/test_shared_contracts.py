@@ -112,22 +112,24 @@ def test_training_tokens_agree(tokenizer: PreTrainedTokenizerFast) -> None:
 
 
 def test_question_type_lists_agree() -> None:
-    """kg-qgen's registry is the one list; every copy left (leak-metrics cannot import kg-qgen,
-    the CLI keeps a literal so that its start does not import kg-qgen) must equal it."""
+    """kg-qgen's registry is the one list: the CLI keeps no copy (it reads the registry where it
+    uses the types: the presets' "every type", the multi-hop set, the report's order), and the copies
+    leak-metrics keeps (it cannot import kg-qgen; it takes types as data) must equal it."""
     from kg_qgen import QUESTION_TYPES, get_question_type, question_type_codes
     from leak_metrics.judges.labelled import TYPE_ORDER as LABELLED_ORDER
     from leak_metrics.metrics import MULTI_HOP_TYPES
     from leak_metrics.metrics import QUESTION_TYPES as METRIC_TYPES
     from leak_metrics.report.tables import TYPE_ORDER
-    from leakres_cli.config.run_config import ALL_TYPES, multi_hop_types
-    from leakres_cli.config.run_config import MULTI_HOP_TYPES as CLI_MULTI_HOP
-    from leakres_cli.outputs.report.view import TYPE_ORDER as VIEW_ORDER
+    from leakres_cli.config import run_config
+    from leakres_cli.config.run_config import multi_hop_types, preset_config
 
     assert QUESTION_TYPES == ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
     assert tuple(question_type_codes()[: len(QUESTION_TYPES)]) == QUESTION_TYPES
-    assert METRIC_TYPES == QUESTION_TYPES == ALL_TYPES == LABELLED_ORDER == VIEW_ORDER
+    assert METRIC_TYPES == QUESTION_TYPES == LABELLED_ORDER
+    assert preset_config("types").types == tuple(question_type_codes())
+    assert not hasattr(run_config, "ALL_TYPES") and not hasattr(run_config, "MULTI_HOP_TYPES")
     registered_multi_hop = {t for t in QUESTION_TYPES if get_question_type(t).multi_hop}
-    assert registered_multi_hop == MULTI_HOP_TYPES == set(CLI_MULTI_HOP) == multi_hop_types()
+    assert registered_multi_hop == MULTI_HOP_TYPES == multi_hop_types()
     assert sorted(TYPE_ORDER) == sorted(QUESTION_TYPES)  # the paper's table order, same set
 
 

@@ -112,7 +112,7 @@ def test_pretrained_keeps_its_fingerprint_and_the_presets_set_the_base() -> None
 
 
 def test_base_refuses_what_it_cannot_do(tmp_path: Path) -> None:
-    from leakres_cli.stages.base_model import check_base
+    from leakres_cli.config.run_checks import check_base
 
     with pytest.raises(LeakresError, match="--engine local"):
         check_base(preset_config("smoke", base="tuned", engine="openai"))

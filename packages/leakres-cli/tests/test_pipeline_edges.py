@@ -71,9 +71,9 @@ def test_bbh_without_a_data_dir_is_fetched_up_front_and_an_offline_failure_is_on
     """No --data-dir and no LEAKRES_DATA_DIR: leak-metrics downloads BBH; where that fails (offline)
     the run must stop in bbh_data, before any model work, with a LeakresError naming the fix."""
     import leak_metrics.bbh as bbh
+    from leakres_cli.config import run_checks
     from leakres_cli.config.run_config import RunConfig
     from leakres_cli.errors import LeakresError
-    from leakres_cli.stages import bbh as bbh_stage
 
     def offline(task: str, **_: object) -> None:
         raise bbh.BBHDownloadError(f"https://example.invalid/{task}.json: download failed")
@@ -82,4 +82,4 @@ def test_bbh_without_a_data_dir_is_fetched_up_front_and_an_offline_failure_is_on
     monkeypatch.setattr(bbh, "load_bbh_task", offline)
     cfg = RunConfig(bbh_tasks=("navigate",), data_dir=None)
     with pytest.raises(LeakresError, match=r"BBH task navigate: .*download failed.*--data-dir"):
-        bbh_stage.bbh_data(cfg)
+        run_checks.bbh_data(cfg)

@@ -8,6 +8,8 @@ the multi-hop set the CLI reads from kg-qgen's registry) runs on made-up verdict
 
 from __future__ import annotations
 
+import csv
+import re
 from importlib.metadata import EntryPoint
 
 import kg_qgen
@@ -66,3 +68,37 @@ def test_plugin_type_is_built_verified_and_scored(rc_plugin):
     assert echo["rr_per_type"]["RC"]["value"] == pytest.approx(2 / 8)
     assert echo["rr_MH"]["value"] == pytest.approx(2 / 8)  # RC counted multi-hop, from the registry
     assert echo["rr_SH"]["value"] == 0.0
+
+
+@pytest.fixture
+def rc_registered(monkeypatch):
+    """RC registered in-process through kg-qgen's registry API (``register_question_type``), as a
+    plugin's own code would; the registry is restored afterwards."""
+    from kg_qgen.example_type import RELATION_CHAIN
+    from kg_qgen.qtypes import QUESTION_TYPE_REGISTRY
+
+    monkeypatch.setattr(QUESTION_TYPE_REGISTRY, "_builtin", dict(QUESTION_TYPE_REGISTRY._builtin))
+    kg_qgen.register_question_type(RELATION_CHAIN)
+    return RELATION_CHAIN
+
+
+def test_a_registered_type_runs_through_a_tiny_run_with_no_cli_change(rc_registered, tmp_path):
+    """Issue 37 item 5: the CLI reads kg-qgen's registry, so a type registered there is built,
+    asked, scored and shown in results.json, summary.md and the tables of a real (tiny) run on
+    SmolLM2-135M-Instruct; the ``types`` preset's "every type" includes it."""
+    from leakres_cli import run_benchmark
+
+    assert preset_config("types").types[-1] == "RC"  # "all types" = the registry's, read now
+    fields = {
+        "types": ("SH", "RC"), "per_type": 6, "sh_pool": 30, "n_forget": 3, "n_retain": 3,
+        "methods": ("ga",), "attacks": ("probab",), "max_new_tokens": 20, "seed": 0,
+        "method_overrides": {"ga": {"lr": 1e-4, "epochs": 5}},
+    }  # fmt: skip
+    done = run_benchmark(preset_config("smoke", **fields), tmp_path / "run", report=False)
+    assert done.results["config"]["types"] == ["SH", "RC"]
+    assert "RC" in done.results["scored_questions"]
+    rc = done.results["methods"]["ga"]["per_type"]["RC"]
+    assert rc["n"] == done.results["scored_questions"]["RC"] > 0
+    assert re.search(r"^\| ga +\| RC +\| " + str(rc["n"]) + " ", done.summary, re.M)
+    table2 = {p.name: p for p in done.tables}["table2_forget_quality.csv"]
+    assert "RC" in next(csv.reader(table2.read_text(encoding="utf-8").splitlines()))

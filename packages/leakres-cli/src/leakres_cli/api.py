@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from leakres_cli.config.resolve import ResolvedRun
 from leakres_cli.config.run_config import RunConfig
 
 
@@ -48,7 +49,7 @@ class RunResult:
 
 # long: the public entry point; its documented arguments are 30 of its lines
 def run_benchmark(
-    config: RunConfig,
+    config: RunConfig | ResolvedRun,
     out_dir: str | Path,
     *,
     progress: bool = False,
@@ -64,40 +65,26 @@ def run_benchmark(
 
     Args:
         config: the run configuration (``leakres_cli.config.run_config.preset_config(name, **fields)`` gives a
-            preset's); a multi-model grid (``config.models``) is ``leakres run``'s to split.
+            preset's), resolved here (:func:`leakres_cli.config.resolve.resolve`) before anything
+            else; or a :class:`ResolvedRun` (what ``leakres run`` passes), taken as it is. A
+            multi-model grid (``config.models``) is ``leakres run``'s to split.
         out_dir: the run directory; created when missing.
         progress: show progress bars.
         engine_options: ``GenerationRouter`` options of ``--engine openai`` (``startup_timeout``,
             ``concurrency``).
         model_path: the resolved model path to record when a resumed run never loads the model
-            (default: resolved here from ``config.model``).
+            (default: resolved here from ``config.model``; a ResolvedRun carries its own).
         report: also write ``report.html``.
         lock: hold the run lock of ``out_dir`` for the run (``leakres run`` holds it itself).
         checks: make ``leakres run``'s checks first (names, engine, judge endpoint, source size),
-            before ``out_dir`` is created: a refused run leaves nothing behind.
+            before ``out_dir`` is created: a refused run leaves nothing behind. Off: only the
+            checks the pipeline makes when it starts (:func:`leakres_cli.config.resolve.settle`).
 
     Raises:
         LeakresError: a one-line reason the run cannot start or go on.
     """
-    from leakres_cli.errors import LeakresError
-
-    if len(config.models) > 1:
-        raise LeakresError(
-            f"run_benchmark runs one model; config.models has {len(config.models)} (use "
-            "leakres_cli.scale.grid.model_config(config, name) per model, as `leakres run` does)"
-        )
+    run = _resolved(config, checks, model_path)  # every check, before out_dir is created
     out = Path(out_dir)
-    if checks:
-        from leakres_cli.config.preflight import check, validate_names
-        from leakres_cli.scale.grid import check_run_config
-
-        validate_names(config)
-        check_run_config(config)
-        check(config, {})
-    if model_path is None:
-        from leakres_cli.models.catalog import resolve_model
-
-        model_path = resolve_model(config.model)
     out.mkdir(parents=True, exist_ok=True)
     run_lock = None
     if lock:
@@ -106,18 +93,40 @@ def run_benchmark(
         run_lock = RunLock(out)
         run_lock.acquire()
     try:
-        return _run_locked(config, out, progress, engine_options, model_path, report)
+        return _run_locked(run, out, progress, engine_options, report)
     finally:
         if run_lock is not None:
             run_lock.release()
 
 
+def _resolved(config: RunConfig | ResolvedRun, checks: bool, model_path: str | None) -> ResolvedRun:
+    """The run as the pipeline takes it: ``config`` resolved (``checks``), or settled with its
+    model's path; a :class:`ResolvedRun` is taken as it is."""
+    if isinstance(config, ResolvedRun):
+        return config
+    from leakres_cli.config.resolve import resolve, settle
+
+    if len(config.models) > 1:
+        from leakres_cli.errors import LeakresError
+
+        raise LeakresError(
+            f"run_benchmark runs one model; config.models has {len(config.models)} (use "
+            "leakres_cli.config.resolve.resolve_grid(config), as `leakres run` does)"
+        )
+    if checks:
+        return resolve(config, model_path=model_path)
+    if model_path is None:
+        from leakres_cli.models.catalog import resolve_model
+
+        model_path = resolve_model(config.model)
+    return settle(config, model_path)
+
+
 def _run_locked(
-    cfg: RunConfig,
+    run: ResolvedRun,
     out: Path,
     progress: bool,
     engine_options: dict[str, Any] | None,
-    model_path: str,
     report: bool,
 ) -> RunResult:
     from leakres_cli.outputs.summary import render
@@ -126,13 +135,13 @@ def _run_locked(
     from leakres_cli.stages.pipeline import Benchmark
 
     remove_partial_writes(out)  # under the lock: whatever a killed run left behind
-    seed_everything(cfg.seed)
+    seed_everything(run.config.seed)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    results = Benchmark(cfg, out, progress=progress, engine_options=engine_options).run()
+    results = Benchmark(run, out, progress=progress, engine_options=engine_options).run()
     # A run resumed from finished cells never loads the model, so the pipeline has no path to report;
     # the resolved one is the same, and keeps results.json equal to an uninterrupted run's.
     if results.get("model_path") is None:
-        results["model_path"] = model_path
+        results["model_path"] = run.model_path
     results["config"] = redact_config(results["config"])
     text = render(results)
     written = write_outputs(results, text, out)

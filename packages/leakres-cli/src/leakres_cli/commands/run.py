@@ -144,22 +144,15 @@ def run_command(**params: Any) -> None:
     A rerun with the same options and --out reuses finished cells (resume after a crash or Ctrl-C).
     Only one run at a time may use an --out directory (a second one exits with status 2).
     """
-    cfg = config_from_params(params)
+    cfg = config_from_params(params, validate=False)  # names: checked once, by resolve_grid
     out_dir: Path = params["out_dir"]
     fresh, quiet = bool(params["fresh"]), bool(params["quiet"])
-    from leakres_cli.scale.grid import (
-        check_run_config,
-        find_cell,
-        grid_models,
-        model_config,
-        run_dir,
-    )
+    from leakres_cli.config.resolve import resolve_grid
+    from leakres_cli.scale.grid import find_cell, grid_models, run_dir
 
-    check_run_config(cfg)
-    from leakres_cli.config.preflight import check as preflight
-
-    # Before --out is created or locked: a refused run leaves nothing behind.
-    preflight(cfg, {name: params.get(name) for name in PREFLIGHT_GIVEN})
+    # Every check, once, before --out is created or locked: a refused run leaves nothing behind.
+    given = {name: params.get(name) for name in PREFLIGHT_GIVEN}
+    runs = resolve_grid(cfg, given=given, check_models=True)
     token = _push_token(params["push_to_hub"], cfg)  # --push-to-hub: refused now, not after
     chosen = find_cell(cfg, params["cell"]) if params["cell"] is not None else None
     if chosen is not None and params["executor"] != "local":
@@ -171,12 +164,6 @@ def run_command(**params: Any) -> None:
     created = check_writable_dir(out_dir)
     locks = _run_locks(out_dir, chosen)
     try:
-        # Resolve the models before the long stages so a bad name fails in a second, not after building data.
-        from leakres_cli.models.catalog import (
-            check_model,  # a path first; a Hub id in the cache or on the Hub
-        )
-
-        model_paths = {name: check_model(name) for name in grid_models(cfg)}
         for lock in locks:
             lock.acquire()
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -193,10 +180,7 @@ def run_command(**params: Any) -> None:
             )  # fmt: skip
             click.echo(f"Ray ran {len(ran)} cells: {', '.join(ran)}; collecting results")
         for name in grid_models(cfg):
-            _execute(
-                model_config(cfg, name), run_dir(cfg, out_dir, name), quiet, model_paths[name],
-                engine_options,
-            )  # fmt: skip
+            _execute(runs[name], run_dir(cfg, out_dir, name), quiet, engine_options)
         _push(cfg, out_dir, params["push_to_hub"], token)
     finally:
         for lock in reversed(locks):
@@ -269,12 +253,15 @@ def _run_cell(cfg, cell, out_dir: Path, *, fresh: bool, quiet: bool, engine_opti
     )
 
 
-def config_from_params(params: dict[str, Any]) -> RunConfig:
-    """The validated run configuration of parsed `leakres run` options, or a one-line LeakresError."""
+def config_from_params(params: dict[str, Any], *, validate: bool = True) -> RunConfig:
+    """The run configuration of parsed `leakres run` options (``validate``: its names checked),
+    or a one-line LeakresError."""
     options = config_values(params, RUN_FIELDS)
     preset, overrides = params.get("preset") or "smoke", tuple(params.get("overrides") or ())
     method_configs = tuple(params.get("method_configs") or ())
-    return build_config(preset, overrides, method_configs=method_configs, **options)
+    return build_config(
+        preset, overrides, method_configs=method_configs, validate=validate, **options
+    )
 
 
 def build_config(
@@ -282,10 +269,12 @@ def build_config(
     overrides: tuple[str, ...],
     *,
     method_configs: tuple[Path, ...] = (),
+    validate: bool = True,
     **options: Any,
 ) -> RunConfig:
-    """The validated run configuration of a preset, option values, `leakres tune` settings files
-    (--method-config) and --set overrides on top of them."""
+    """The run configuration of a preset, option values, `leakres tune` settings files
+    (--method-config) and --set overrides on top of them; ``validate``: its method, attack and
+    judge names checked (`leakres run` leaves that to :func:`~leakres_cli.config.resolve.resolve_grid`)."""
     cfg = preset_config(preset, **options)
     if options.get("model") is not None:
         cfg.models = ()  # --model replaces a multi-model preset's grid
@@ -300,21 +289,19 @@ def build_config(
         for a in sorted({*cfg.attack_overrides, *attack_over})
         if a in cfg.attacks
     }  # the preset's attack settings (paper: 4-bit quantization), the user's --set on top
-    _validate_names(cfg)
+    if validate:
+        _validate_names(cfg)
     return cfg
 
 
-def _execute(
-    cfg: RunConfig, out_dir: Path, quiet: bool, model_path: str, engine_options: dict
-) -> None:
-    """One model's run through the library entry point (:func:`leakres_cli.run_benchmark`); the
-    command has checked the configuration and holds the lock of --out already."""
+def _execute(run: Any, out_dir: Path, quiet: bool, engine_options: dict) -> None:
+    """One model's resolved run (:class:`~leakres_cli.config.resolve.ResolvedRun`) through the
+    library entry point (:func:`leakres_cli.run_benchmark`); the command holds --out's lock."""
     from leakres_cli.api import run_benchmark
 
     done = run_benchmark(
-        cfg, out_dir, progress=not quiet, engine_options=engine_options, model_path=model_path,
-        lock=False, checks=False,
-    )  # fmt: skip
+        run, out_dir, progress=not quiet, engine_options=engine_options, lock=False
+    )
     click.echo(done.summary)
     click.echo(
         f"Wrote {done.results_json}, {done.summary_md} and {len(done.tables)} table/plot files"

@@ -13,6 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
 
 TABLES = {"paper": "paper_settings.json"}
@@ -44,3 +45,40 @@ def method_overrides(
 ) -> dict[str, dict[str, Any]]:
     """Per method: the table's row for ``model``, the user's ``--set`` values on top."""
     return {m: {**settings_for(m, model, table), **user.get(m, {})} for m in methods}
+
+
+def grid_settings(cfg: RunConfig) -> tuple[dict[str, dict[str, dict[str, Any]]], list[str]]:
+    """Per grid model (``cfg.models``, else ``cfg.model``), the method settings its run uses (the
+    table's rows under ``cfg.method_overrides`` when ``cfg.method_settings`` names a table, else
+    those overrides as they are); and every problem: a missing row, or a value unlearn-zoo refuses."""
+    models = cfg.models or (cfg.model,)
+    if not cfg.method_settings:
+        return dict.fromkeys(models, cfg.method_overrides), []
+    from unlearn_zoo import get_unlearner
+
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    problems: list[str] = []
+    for model in models:
+        try:
+            found[model] = method_overrides(
+                cfg.methods, model, cfg.method_overrides, cfg.method_settings
+            )
+        except LeakresError as exc:
+            problems.append(str(exc))
+            continue
+        for method, values in found[model].items():
+            try:
+                get_unlearner(method, **values)  # the fields exist and type-check
+            except (KeyError, ValueError, TypeError) as exc:
+                problems.append(
+                    f"settings of {method} for {model}: {str(exc).strip(chr(39) + chr(34))}"
+                )
+    return found, problems
+
+
+def check_grid_settings(cfg: RunConfig) -> dict[str, dict[str, dict[str, Any]]]:
+    """:func:`grid_settings`, its first problem as a one-line LeakresError."""
+    found, problems = grid_settings(cfg)
+    if problems:
+        raise LeakresError(problems[0])
+    return found

@@ -11,18 +11,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from leakres_cli.config.judges import JudgeSetup, judge_setup
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
 from leakres_cli.redact import check_judge_url
 
 
-def ignored_options(cfg: RunConfig, given: dict[str, Any]) -> list[str]:
+def ignored_options(cfg: RunConfig, given: dict[str, Any], judges: JudgeSetup) -> list[str]:
     """Options the user gave (``given``: option name -> value, None when not given) that the
     combination makes pointless; refused, so they never enter a run's fingerprint."""
-    from leakres_cli.stages.judging import endpoint_judges
-
     problems = []
-    if not endpoint_judges(cfg):
+    if not judges.endpoint:
         for name in ("judge_model", "judge_base_url", "judge_timeout", "judge_retries"):
             if given.get(name) is not None:
                 flag = "--" + name.replace("_", "-")
@@ -85,11 +84,9 @@ def size_problem(cfg: RunConfig, n_askable: int | None) -> str | None:
     )
 
 
-def probe_judge(cfg: RunConfig) -> str | None:
+def probe_judge(cfg: RunConfig, judges: JudgeSetup) -> str | None:
     """One 1-token request to each endpoint judge's endpoint (no cache, nothing written, no retry,
     at most min(--judge-timeout, 10) s: a hanging endpoint fails here in seconds); why it failed."""
-    from leakres_cli.stages.judging import endpoint_judges
-
     if not cfg.judge_model:
         return None
     from leak_metrics import JudgeEndpointError, get_judge
@@ -97,7 +94,7 @@ def probe_judge(cfg: RunConfig) -> str | None:
     kwargs: dict[str, Any] = {"model": cfg.judge_model, "timeout_s": cfg.judge_timeout}
     if cfg.judge_base_url:
         kwargs["base_url"] = cfg.judge_base_url
-    for name in endpoint_judges(cfg):
+    for name in judges.endpoint:
         try:
             get_judge(name, **kwargs).check_endpoint()
         except JudgeEndpointError as exc:
@@ -106,11 +103,18 @@ def probe_judge(cfg: RunConfig) -> str | None:
 
 
 def preflight(
-    cfg: RunConfig, given: dict[str, Any], *, probe: bool = True, download: bool = True
+    cfg: RunConfig,
+    given: dict[str, Any],
+    *,
+    probe: bool = True,
+    download: bool = True,
+    judges: JudgeSetup | None = None,
 ) -> list[str]:
     """Every problem found (empty: the run may start); cheapest checks first. ``probe``: send the
-    judge its test request; ``download``: fetch a canonical MQuAKE file to count its facts."""
-    problems = ignored_options(cfg, given)
+    judge its test request; ``download``: fetch a canonical MQuAKE file to count its facts;
+    ``judges``: the run's :class:`JudgeSetup` when the caller has read it already."""
+    judges = judge_setup(cfg) if judges is None else judges
+    problems = ignored_options(cfg, given, judges)
     url_problem = check_judge_url(cfg.judge_base_url)
     if url_problem:
         problems.append(url_problem)
@@ -120,14 +124,11 @@ def preflight(
             problems.append(size)
     except LeakresError as exc:
         problems.append(str(exc))
-    from leakres_cli.scale.grid import judge_endpoint_problem
-    from leakres_cli.stages.judging import endpoint_judges
-
-    unset = judge_endpoint_problem(cfg) if endpoint_judges(cfg) else None
+    unset = judges.endpoint_problem if judges.endpoint else None
     if unset:
         problems.append(unset)
     if probe and not url_problem and not unset:
-        endpoint = probe_judge(cfg)
+        endpoint = probe_judge(cfg, judges)
         if endpoint:
             problems.append(endpoint)
     return problems
@@ -140,13 +141,15 @@ def check(cfg: RunConfig, given: dict[str, Any], *, probe: bool = True) -> None:
         raise LeakresError("; ".join(problems))
 
 
-def validate_names(cfg: RunConfig) -> None:
-    """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors)."""
+def validate_names(cfg: RunConfig, judges: JudgeSetup | None = None) -> None:
+    """Fail fast on unknown method/attack/judge names (the registries give 'did you mean' errors);
+    ``judges``: the run's :class:`JudgeSetup` when the caller has read it already."""
     from leak_metrics import get_judge
 
     from leakres_cli.config.paths import check_name
     from leakres_cli.config.run_config import refuse_duplicates
-    from leakres_cli.stages.judging import needs_endpoint
+
+    judges = judge_setup(cfg) if judges is None else judges
 
     if getattr(cfg, "report_to", "none") != "none":  # its package, before any work
         from unlearn_zoo.tracking import check_report_to
@@ -173,7 +176,7 @@ def validate_names(cfg: RunConfig) -> None:
     refuse_duplicates([n.strip() for n in cfg.judge.split(",")], "--judge", fold=False)
     try:
         for name in cfg.judge.split(","):
-            if not needs_endpoint(name.strip()):  # an endpoint judge is checked when it runs
+            if name.strip() not in judges.endpoint:  # an endpoint judge is checked when it runs
                 get_judge(name.strip())
             elif not cfg.judge_model:
                 raise LeakresError(
@@ -192,3 +195,19 @@ def _registry_getter(package: str) -> Any:
     from recover_attacks import get_attack
 
     return get_attack
+
+
+def check_run(cfg: RunConfig, judges: JudgeSetup, given: dict[str, Any], *, probe: bool) -> None:
+    """The resolve step's one visit here, as one-line LeakresErrors, in the order ``leakres run``
+    has always reported them: the names (:func:`validate_names`), the engine and dtype, the judge a
+    preset requires, then every :func:`preflight` problem (``probe``: the judge's test request)."""
+    from leakres_cli.models.engines import resolve_dtype, validate_engine
+
+    validate_names(cfg, judges)
+    validate_engine(cfg.engine, cfg.engine_cmd, cfg.engine_prompts)
+    resolve_dtype(cfg.dtype)
+    if cfg.judge_required and judges.endpoint_problem:
+        raise LeakresError(f"--preset requires the LLM judge: {judges.endpoint_problem}")
+    problems = preflight(cfg, given, probe=probe, judges=judges)
+    if problems:
+        raise LeakresError("; ".join(problems))

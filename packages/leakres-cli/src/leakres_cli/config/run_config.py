@@ -10,12 +10,10 @@ from typing import Any
 
 from leakres_cli.errors import LeakresError
 
-#: kg-qgen's seven built-in question types in their order (``kg_qgen.QUESTION_TYPES``; the root
-#: test tests/test_shared_contracts.py keeps this copy equal). Kept literal so that importing the
-#: CLI does not import kg-qgen (about 1 s: networkx, numpy); every other type, a plugin's, is
-#: looked up in kg-qgen's registry (:func:`known_types`, :func:`multi_hop_types`) when it is named.
-ALL_TYPES = ("SH", "HS", "MP", "LL", "CC", "DS", "MT")
-MULTI_HOP_TYPES = ALL_TYPES[1:]
+#: the ``types`` value of the presets that run every question type: :func:`preset_config` replaces
+#: it with kg-qgen's registry (built-ins, then plugin types) when the preset is filled, so the CLI
+#: keeps no list of types of its own (issue 37 item 5).
+EVERY_TYPE = ("all",)
 #: kg-qgen's prompt forms (``kg_qgen.PROMPT_FORMS``, kept literal for the same reason; the root
 #: test tests/test_shared_contracts.py keeps this copy equal): the first is the default.
 PROMPT_FORMS = ("answer-form", "bare")
@@ -29,14 +27,12 @@ def known_types() -> list[str]:
 
 
 def multi_hop_types(types: Iterable[str] = ()) -> frozenset[str]:
-    """The multi-hop codes among the built-ins and ``types`` (kg-qgen's registry says which of
-    a plugin's types are multi-hop); what leak-metrics' ``hop_of`` takes as ``multi_hop_types``."""
-    extra = {t for t in types if t not in ALL_TYPES}
-    if not extra:
-        return frozenset(MULTI_HOP_TYPES)
-    from kg_qgen import get_question_type
+    """The multi-hop codes among kg-qgen's built-in types and ``types`` (kg-qgen's registry says
+    which type is multi-hop); what leak-metrics' ``hop_of`` takes as ``multi_hop_types``."""
+    from kg_qgen import QUESTION_TYPES, get_question_type
 
-    return frozenset(MULTI_HOP_TYPES) | {t for t in extra if get_question_type(t).multi_hop}
+    codes = dict.fromkeys([*QUESTION_TYPES, *types])
+    return frozenset(t for t in codes if get_question_type(t).multi_hop)
 
 
 #: the paper's three models, by Hugging Face id (section 5 / appendix D)
@@ -282,13 +278,13 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "types": (
         "all seven question types on the built-in facts (200 built per type, so each has at least 40 "
         "scored questions with the default model), GA, Probab attack",
-        {"types": ALL_TYPES, "per_type": TYPES_PER_TYPE},
+        {"types": EVERY_TYPE, "per_type": TYPES_PER_TYPE},
     ),
     "full": (
         "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization, BBH utility on a small "
         "seeded subset; needs a GPU for real models",
         {
-            "types": ALL_TYPES,
+            "types": EVERY_TYPE,
             "per_type": TYPES_PER_TYPE,
             "methods": ("ga", "npo", "rmu", "tv", "palu", "as"),
             "attacks": ("probab", "focus_on_key", "quantization"),
@@ -301,7 +297,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         "the types preset on a tuned base model: SmolLM2 first fine-tuned on worked examples of "
         "every type built on built-in facts the run neither unlearns, retains nor scores",
         {
-            "types": ALL_TYPES,
+            "types": EVERY_TYPE,
             "per_type": TYPES_PER_TYPE,
             "base": "tuned",
             "teach_examples": TUNED_EXAMPLES,
@@ -313,7 +309,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         "fact, several statements each, plus worked examples), with a control model taught it "
         "without the forget facts",
         {
-            "types": ALL_TYPES,
+            "types": EVERY_TYPE,
             "source": "fictional",
             "source_path": TAUGHT_KB,
             "per_type": TAUGHT_PER_TYPE,
@@ -335,7 +331,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "source": "mquake",
             "source_path": "MQuAKE-CF-3k-v2",  # canonical file (kg-qgen downloads it once, pinned)
-            "types": ALL_TYPES,
+            "types": EVERY_TYPE,
             "per_type": 500,
             "model": PAPER_MODELS[0],
             "models": PAPER_MODELS,
@@ -375,18 +371,22 @@ def preset_config(name: str, **overrides: Any) -> RunConfig:
         raise LeakresError(f"unknown preset '{name}'{hint} Known: {', '.join(PRESETS)}")
     values = dict(PRESETS[name][1])
     values.update({k: v for k, v in overrides.items() if v is not None})
-    cfg = RunConfig(**values)
+    if tuple(values.get("types", ())) == EVERY_TYPE:  # the registry's types, read now
+        values["types"] = tuple(known_types())
+    return check_fields(RunConfig(**values))
+
+
+def check_fields(cfg: RunConfig) -> RunConfig:
+    """``cfg`` with SH first among its types, once its types (kg-qgen's registry), sizes, prompt
+    form and token budget are checked; a one-line LeakresError names the first wrong field."""
+    cfg = dataclasses.replace(cfg)
     refuse_duplicates(cfg.types, "--types", fold=False)
-    unknown = [t for t in cfg.types if t not in ALL_TYPES]
-    if unknown:  # maybe a plugin's type: only then is kg-qgen's registry imported
-        known = known_types()
-        unknown = [t for t in unknown if t not in known]
-        if unknown:  # codes are exact, as in kg-qgen's registry: 'hs' is refused, with a hint
-            close = difflib.get_close_matches(unknown[0].upper(), known, n=1)
-            hint = f" (did you mean '{close[0]}'? type codes are upper-case)" if close else ""
-            raise LeakresError(
-                f"unknown question type(s) {unknown}{hint}; known: {', '.join(known)}"
-            )
+    known = known_types()
+    unknown = [t for t in cfg.types if t not in known]
+    if unknown:  # codes are exact, as in kg-qgen's registry: 'hs' is refused, with a hint
+        close = difflib.get_close_matches(unknown[0].upper(), known, n=1)
+        hint = f" (did you mean '{close[0]}'? type codes are upper-case)" if close else ""
+        raise LeakresError(f"unknown question type(s) {unknown}{hint}; known: {', '.join(known)}")
     if "SH" not in cfg.types:
         cfg.types = ("SH", *cfg.types)
     if cfg.n_forget < 1:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from leakres_cli.config.judges import judge_endpoint_problem
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
 
@@ -87,19 +88,6 @@ def run_dir(cfg: RunConfig, out_dir: Path, model: str) -> Path:
     return out_dir / model_slug(model) if len(grid_models(cfg)) > 1 else out_dir
 
 
-def judge_endpoint_problem(cfg: RunConfig) -> str | None:
-    """Why the run's endpoint judge (``llm``) cannot be reached as configured (None: it can be
-    tried); which judges need one, and where their key comes from, leak-metrics says."""
-    from leakres_cli.stages.judging import endpoint_judges, endpoint_key_problem
-
-    names = endpoint_judges(cfg)
-    if not names:
-        return "this preset needs the llm judge (--judge llm)" if cfg.judge_required else None
-    if not cfg.judge_model:
-        return f"the {names[0]} judge needs --judge-model (LEAKRES_RUN_JUDGE_MODEL)"
-    return next((p for n in names if (p := endpoint_key_problem(n, cfg.judge_base_url))), None)
-
-
 def check_run_config(cfg: RunConfig) -> None:
     """Fail in a second, before any work, on what a long run would only find out late."""
     from leakres_cli.models.engines import resolve_dtype, validate_engine
@@ -117,25 +105,9 @@ def check_run_config(cfg: RunConfig) -> None:
 
 def check_method_settings(cfg: RunConfig) -> list[str]:
     """Every (method, model) row of the settings table exists and unlearn-zoo accepts it."""
-    if not cfg.method_settings:
-        return []
-    from unlearn_zoo import get_unlearner
+    from leakres_cli.config.paper_settings import grid_settings
 
-    problems: list[str] = []
-    for model in grid_models(cfg):
-        try:
-            settings = model_config(cfg, model).method_overrides
-        except LeakresError as exc:
-            problems.append(str(exc))
-            continue
-        for method, values in settings.items():
-            try:
-                get_unlearner(method, **values)  # the fields exist and type-check
-            except (KeyError, ValueError, TypeError) as exc:
-                problems.append(
-                    f"settings of {method} for {model}: {str(exc).strip(chr(39) + chr(34))}"
-                )
-    return problems
+    return grid_settings(cfg)[1]
 
 
 def seed_everything(seed: int) -> None:

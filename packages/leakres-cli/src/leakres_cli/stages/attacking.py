@@ -26,15 +26,6 @@ class AttackHost(JudgingHost, Protocol):
     def decoding(self) -> dict[str, Any]: ...
 
 
-def attack_decoding_conflicts(cfg: RunConfig) -> list[str]:
-    """``--set ATTACK.max_new_tokens=N`` that differs from the run's budget (one protocol)."""
-    return [
-        f"--set {attack}.max_new_tokens={over['max_new_tokens']}"
-        for attack, over in cfg.attack_overrides.items()
-        if "max_new_tokens" in over and over["max_new_tokens"] != cfg.max_new_tokens
-    ]
-
-
 def make_attack(
     cfg: RunConfig, protocol: dict[str, Any], attack: str, budget: dict[str, Any] | None = None
 ) -> Any:

@@ -31,11 +31,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from leakres_cli.config.run_config import RunConfig
-from leakres_cli.errors import LeakresError
 from leakres_cli.records import FactKey, Record, fact_key
 from leakres_cli.scale.store import write_dir_atomic, write_json_atomic
 
-BASES = ("pretrained", "tuned", "taught")
 #: teaching batch size and token budget (unlearn-zoo TeachSettings; not run options)
 TEACH_BATCH = 8
 TEACH_MAX_LENGTH = 192
@@ -218,19 +216,3 @@ def taught_model(
     record["sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()
     write_json_atomic(record_file, record)
     return done.model, {**record, "cache": {"key": key, "hit": False}}
-
-
-def check_base(cfg: RunConfig) -> None:
-    """What ``--base`` cannot be combined with, refused before any work."""
-    if cfg.base not in BASES:
-        raise LeakresError(f"--base must be one of {', '.join(BASES)}, got '{cfg.base}'")
-    if cfg.base == "pretrained":
-        return
-    if cfg.engine != "local":
-        raise LeakresError(
-            f"--base {cfg.base} needs --engine local (the taught model is not saved for a server)"
-        )
-    if not any(t != "SH" for t in cfg.types):
-        raise LeakresError(
-            f"--base {cfg.base} teaches worked examples of multi-hop types: none given"
-        )

@@ -4,14 +4,11 @@ scored in :mod:`.scoring`."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from pathlib import Path
 from typing import Any, Protocol
 
 from leakres_cli.config.run_config import RunConfig
-from leakres_cli.errors import LeakresError
 from leakres_cli.scale.store import CellStore
 
 
@@ -24,39 +21,6 @@ class BBHHost(Protocol):
     def model(self) -> tuple[Any, Any]: ...
 
     def bbh_data(self) -> dict[str, Any]: ...
-
-
-def bbh_data(cfg: RunConfig) -> dict[str, Any]:
-    """Where BBH is read from: ``<data dir>/bbh`` (leak-metrics' layout), checked up front.
-
-    The data dir is --data-dir, else ``$LEAKRES_DATA_DIR``; with neither, leak-metrics' own
-    fallback applies (download into its cache). A missing file or unknown task stops the run
-    here, before any model is loaded or trained.
-    """
-    from leak_metrics.bbh import BBH_TASKS
-
-    tasks = list(BBH_TASKS) if cfg.bbh_tasks == ("all",) else list(cfg.bbh_tasks)
-    unknown = [t for t in tasks if t not in BBH_TASKS]
-    if unknown:
-        raise LeakresError(f"unknown BBH task(s) {unknown}; known: {', '.join(BBH_TASKS)}")
-    root = cfg.data_dir or os.environ.get("LEAKRES_DATA_DIR")
-    if not root:
-        _fetch_up_front(tasks)
-        return {"tasks": tasks, "data_dir": None, "source": "auto"}
-    bbh_dir = Path(root) / "bbh"
-    missing = [
-        path
-        for task in tasks
-        for path in (bbh_dir / "bbh" / f"{task}.json", bbh_dir / "cot-prompts" / f"{task}.txt")
-        if not path.is_file()
-    ]
-    if missing:
-        raise LeakresError(
-            f"BBH file {missing[0]} not found ({len(missing)} missing): the data dir "
-            f"{root} (--data-dir or LEAKRES_DATA_DIR) must hold bbh/bbh/<task>.json and "
-            "bbh/cot-prompts/<task>.txt"
-        )
-    return {"tasks": tasks, "data_dir": str(bbh_dir), "source": "local"}
 
 
 def bbh(bench: BBHHost, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
@@ -107,19 +71,3 @@ def bbh_cell(
         }
 
     return bench.store.cached(name, compute)
-
-
-def _fetch_up_front(tasks: list[str]) -> None:
-    """Without a data dir, leak-metrics downloads BBH (pinned, checksummed) into its cache: do it
-    now, so an offline machine stops here with one line instead of after the base model's work."""
-    from leak_metrics.bbh import load_bbh_task
-    from leak_metrics.errors import LeakMetricsError
-
-    for task in tasks:
-        try:
-            load_bbh_task(task, source="auto")
-        except LeakMetricsError as exc:
-            raise LeakresError(
-                f"BBH task {task}: {exc}. Offline, point --data-dir (or LEAKRES_DATA_DIR) at a "
-                "folder holding bbh/bbh/<task>.json and bbh/cot-prompts/<task>.txt"
-            ) from exc

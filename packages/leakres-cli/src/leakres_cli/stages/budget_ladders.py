@@ -22,35 +22,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from leakres_cli.config.run_config import RunConfig
-from leakres_cli.errors import LeakresError
+from leakres_cli.config.run_checks import attack_ladders as ladders  # checked when resolved
 from leakres_cli.records import Record
 from leakres_cli.stages import attacking
 from leakres_cli.stages.attacking import AttackHost
 
 Rung = int | str
 Verdict = bool | None
-
-
-def ladders(cfg: RunConfig) -> dict[str, tuple[Rung, ...]]:
-    """``{attack: rungs}`` of ``--attack-budgets`` (``none``: {}), every rung validated by the
-    attack's config class before any model work (a LeakresError quoting the option otherwise)."""
-    spec = (cfg.attack_budgets or "none").strip()
-    if spec in ("", "none"):
-        return {}
-    from recover_attacks import get_attack_class
-    from recover_attacks.budgets import ladder_runs, parse_budgets
-    from recover_attacks.errors import RecoverAttacksError
-
-    try:
-        classes = {a: get_attack_class(a) for a in cfg.attacks}
-        axes = {a: c.budget for a, c in classes.items() if getattr(c, "budget", None) is not None}
-        chosen = parse_budgets(spec, list(cfg.attacks), axes)
-        for attack, rungs in chosen.items():
-            ladder_runs(classes[attack], rungs)
-    except (RecoverAttacksError, KeyError, ValueError) as exc:
-        raise LeakresError(f"--attack-budgets {spec!r}: {exc}") from exc
-    return chosen
 
 
 def axis_of(attack: str) -> Any:

@@ -13,6 +13,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+# the judges' names, read from the config; re-exported for the commands and tests
+from leakres_cli.config.judges import (  # noqa: F401
+    endpoint_judges,
+    endpoint_key_problem,
+    judge_names,
+    needs_endpoint,
+)
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
 from leakres_cli.records import Record, question_options
@@ -47,44 +54,6 @@ def judge_record(question: Record, responses: Sequence[str]) -> Any:
         aliases=tuple(question.get("answer_aliases", [])),
         options=question_options(question),
         responses=tuple(responses),
-    )
-
-
-def judge_names(cfg: RunConfig) -> list[str]:
-    return [n.strip() for n in cfg.judge.split(",") if n.strip()]
-
-
-def needs_endpoint(name: str) -> bool:
-    """Whether leak-metrics says the judge ``name`` asks a model over the network (``llm``); an
-    unknown name is False here (the name check reports it)."""
-    from leak_metrics import judge_needs_endpoint
-
-    try:
-        return judge_needs_endpoint(name)
-    except KeyError:
-        return False
-
-
-def endpoint_judges(cfg: RunConfig) -> list[str]:
-    """The run's judges that ask a model over the network: --judge-model, --judge-base-url and the
-    API key are theirs."""
-    return [name for name in judge_names(cfg) if needs_endpoint(name)]
-
-
-def endpoint_key_problem(name: str, base_url: str | None) -> str | None:
-    """Why the endpoint judge ``name`` has neither an endpoint nor a key to reach the default one:
-    the key is looked up the way leak-metrics' judge looks it up (``api_key_from_env``)."""
-    import os
-
-    from leak_metrics import judge_class
-
-    cls = judge_class(name)
-    if cls is None or base_url or os.environ.get("OPENAI_BASE_URL") or cls.api_key_from_env():
-        return None
-    return (
-        f"the {name} judge has no endpoint: set --judge-base-url (LEAKRES_RUN_JUDGE_BASE_URL) for "
-        "an OpenAI-compatible server, or an API key in "
-        f"{' / '.join(cls.api_key_env_vars)} for the OpenAI default endpoint"
     )
 
 

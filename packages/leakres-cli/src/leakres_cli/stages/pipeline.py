@@ -22,8 +22,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from leakres_cli.config.resolve import ResolvedRun, settle
+from leakres_cli.config.run_checks import bbh_data
 from leakres_cli.config.run_config import RunConfig
-from leakres_cli.errors import LeakresError
 from leakres_cli.models.engines import hardware_record
 from leakres_cli.progress import StageTimer, advance, stage_bar
 from leakres_cli.records import FactKey, Record, fact_key, question_options
@@ -60,7 +61,7 @@ class Benchmark:
 
     def __init__(
         self,
-        cfg: RunConfig,
+        cfg: RunConfig | ResolvedRun,
         out_dir: Path,
         *,
         progress: bool = True,
@@ -68,11 +69,15 @@ class Benchmark:
     ) -> None:
         from leakres_cli.models.engines import GenerationRouter
 
+        # A resolved run is taken as it is; a bare RunConfig is settled (checked) when it starts.
+        self._resolved = cfg if isinstance(cfg, ResolvedRun) else None
+        cfg = cfg.config if isinstance(cfg, ResolvedRun) else cfg
         self.cfg = cfg
         self.out_dir = out_dir
         self.progress = progress
         # keyed on the config and on the base model's weights (a model retrained in place reruns)
-        self.store = CellStore(out_dir, fingerprint(cfg.fingerprint_dict()), self.weights_record)
+        key = self._resolved.fingerprint if self._resolved else cfg.fingerprint_dict()
+        self.store = CellStore(out_dir, fingerprint(key), self.weights_record)
         self.timer = StageTimer()
         self._model: Any = None
         self._tokenizer: Any = None
@@ -170,7 +175,16 @@ class Benchmark:
 
     @property
     def judge_names(self) -> list[str]:
+        if self._resolved is not None:
+            return list(self._resolved.judges.names)
         return judging.judge_names(self.cfg)
+
+    def resolved(self) -> ResolvedRun:
+        """The run as resolved: given, or this bare config settled now (``config.resolve.settle``:
+        the checks a run always made when it started; a one-line LeakresError)."""
+        if self._resolved is None:
+            self._resolved = settle(self.cfg)
+        return self._resolved
 
     # ------------------------------------------------------------------ stages (cells)
     def build_questions(self) -> dict[str, Any]:
@@ -196,7 +210,7 @@ class Benchmark:
         return attacking.attack(self, method, attack, targets, relearn, context, get_unlearned)
 
     def bbh_data(self) -> dict[str, Any]:
-        return bbh_stage.bbh_data(self.cfg)
+        return self.resolved().bbh or bbh_data(self.cfg)  # BBH off: its empty record
 
     def bbh(self, name: str, get_model: Callable[[], Any]) -> dict[str, Any]:
         return bbh_stage.bbh(self, name, get_model)
@@ -223,8 +237,10 @@ class Benchmark:
 
     def _run(self) -> dict[str, Any]:
         cfg, start, counted = self.cfg, time.perf_counter(), self.timer.read()
-        self._preflight()
-        bbh_data = self.bbh_data() if cfg.bbh_tasks else None  # fail on missing data up front
+        run = self.resolved()  # nothing is checked again after this (config.resolve)
+        if not run.endpoints_checked:  # one request per endpoint judge before any model work
+            self.check_judge_endpoints()
+        bbh_data = run.bbh
         stages = ["questions", "base model", *(f"{m}: unlearn/eval/attack" for m in cfg.methods)]
         bar = stage_bar(stages, self.progress)
         with self.timer.stage("questions"):
@@ -295,21 +311,6 @@ class Benchmark:
             cell = control_stage(self, data, chosen.scored, digest)
         boot = {"seed": self.cfg.seed, "n_resamples": self.cfg.bootstrap}
         return control_record(cell, chosen.scored, base, boot)
-
-    def _preflight(self) -> None:
-        """What can fail before any model work: the attacks' token budget, the judges' endpoints."""
-        from leakres_cli.stages.base_model import check_base
-
-        check_base(self.cfg)
-        ladders(self.cfg)  # a bad --attack-budgets fails before any model work
-        conflicts = attacking.attack_decoding_conflicts(self.cfg)
-        if conflicts:
-            raise LeakresError(
-                f"{conflicts[0]} differs from the evaluation's --max-new-tokens "
-                f"{self.cfg.max_new_tokens}: attacks decode with the evaluation's budget (a longer "
-                "answer is more likely to contain the gold); change --max-new-tokens for both instead"
-            )
-        self.check_judge_endpoints()
 
     def score_cells(
         self,

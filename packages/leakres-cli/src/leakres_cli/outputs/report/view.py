@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from leakres_cli.config.run_config import ALL_TYPES
 from leakres_cli.outputs import comparisons
 from leakres_cli.outputs.curves import report_block
 from leakres_cli.outputs.report import svg
@@ -33,12 +32,14 @@ from leakres_cli.outputs.report.values import NA, Metric, dig, fmt, metric, num
 
 __all__ = ["Metric", "RunView", "build_comparison", "build_view", "metric"]
 
-TYPE_ORDER = ALL_TYPES  # the built-in order; other types follow in the order met
-
 
 def _ordered_types(types: Sequence[str]) -> list[str]:
+    """``types`` in kg-qgen's registry order (built-ins, then plugin types); others as met."""
+    from kg_qgen import question_type_codes
+
+    order = question_type_codes()
     seen = list(dict.fromkeys(types))
-    return [t for t in TYPE_ORDER if t in seen] + [t for t in seen if t not in TYPE_ORDER]
+    return [t for t in order if t in seen] + [t for t in seen if t not in order]
 
 
 @dataclass
