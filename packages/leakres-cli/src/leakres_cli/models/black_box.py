@@ -113,6 +113,48 @@ def skipped_attacks(
     return skipped
 
 
+def check_black_box_options(
+    inputs: Any, engine: str, model: str, adapter: bool, contact: bool = True
+) -> None:
+    """`leakres eval`'s one-line errors for what cannot work with black-box models (``inputs``:
+    its :class:`~leakres_cli.models.external.EvalInputs`; ``engine``, ``model``: the run's
+    ``--engine`` and ``--base``; ``adapter``: the unlearned model is a peft adapter), then
+    (``contact``) one request to each endpoint (dead, refusing the key, or not serving the named
+    model), before any work."""
+    base_remote, unlearned_remote = inputs.base_endpoint is not None, inputs.endpoint is not None
+    if inputs.tokenizer is not None and not base_remote:
+        raise LeakresError(
+            "--tokenizer formats the prompts of a black-box base; it needs --base-endpoint (a "
+            "local base formats them with its own tokenizer)"
+        )
+    if base_remote and unlearned_remote and engine != "local":
+        raise LeakresError(
+            f"--engine {engine} serves local weights; with --base-endpoint and "
+            "--unlearned-endpoint there are none"
+        )
+    if base_remote and adapter and inputs.adapter_base is None:
+        raise LeakresError(
+            f"the unlearned model {inputs.unlearned} is a peft adapter: it needs the weights it "
+            "attaches to (--adapter-base MODEL), and the base is behind --base-endpoint"
+        )
+    for option, url in (
+        ("--base-endpoint", inputs.base_endpoint),
+        ("--unlearned-endpoint", inputs.endpoint),
+    ):
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise LeakresError(
+                f"{option} expects an http(s)://host[:port]/v1 URL, got {redact_url(url)}"
+            )
+    if not contact:
+        return
+    if base_remote:
+        check_endpoint("--base-endpoint", inputs.base_endpoint, model)
+        option = "--tokenizer" if inputs.tokenizer else "--base"
+        load_tokenizer(inputs.tokenizer or model, option)  # fails now, not after the questions
+    if unlearned_remote:
+        check_endpoint("--unlearned-endpoint", inputs.endpoint, inputs.unlearned)
+
+
 def check_endpoint(option: str, url: str, model: str) -> None:
     """One ``GET /models`` before any work: a dead endpoint, a refused key or a server that does
     not serve ``model`` is a one-line error naming the option and the (redacted) URL. A server

@@ -228,6 +228,27 @@ class ExternalBenchmark(Benchmark):
         model = self.model()[0] if name == "bbh-base" else get_model()
         return remote_bbh(self, name, model)
 
+    def eval_record(self, model_path: str | None) -> dict[str, Any]:
+        """results.json's ``eval`` block: what was measured, what was left out and why (after
+        :meth:`run`; ``model_path``: the base model's resolved path, None behind an endpoint)."""
+        base = self.store.get("base") or {}
+        method = self.cfg.methods[0]
+        if self.inputs.base_endpoint is not None:
+            base_model = {**self.model()[0].describe(), "tokenizer": self.tokenizer_path}
+        else:
+            base_model = {"model": self.cfg.model, "kind": "model", "path": model_path}
+        return {
+            "base": base_model,
+            "unlearned": ((self.store.get(f"{method}/unlearn") or {}).get("external")),
+            "label": method,
+            "questions": self.inputs.questions,
+            "facts_requested": {
+                "forget": len(self.inputs.forget),
+                "retain": len(self.inputs.retain),
+            },
+            "facts_excluded": base.get("excluded", []),
+        }
+
     def build_questions(self) -> dict[str, Any]:
         return self.store.cached(
             "questions", lambda: build_external_questions(self.cfg, self.inputs)
@@ -281,3 +302,10 @@ def _check_same_tokenizer(bench: Benchmark, path: str, kind: str) -> None:
             f"the unlearned model {path} has a different tokenizer from the base model "
             f"{bench.cfg.model}; leakres prompts both with the base tokenizer"
         )
+
+
+def unlearned_is_checkpoint(unlearned: str) -> tuple[bool, bool]:
+    """(peft adapter directory, adapter or unlearn-zoo AS checkpoint directory)."""
+    path = Path(unlearned).expanduser()
+    adapter = path.is_dir() and (path / PEFT_ADAPTER_CONFIG).is_file()
+    return adapter, adapter or (path.is_dir() and (path / AS_ADAPTER_FILE).is_file())

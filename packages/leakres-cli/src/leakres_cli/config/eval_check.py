@@ -7,11 +7,12 @@ which given facts the question source can ask (:mod:`leakres_cli.config.fact_che
 be told without a model; 1: not); without it a fact that cannot be asked stops the eval here,
 before the base model loads, unless ``--allow-fewer``. The facts the base model does not know are
 only known once it has answered: the base evaluation lists them (``external_base``).
+
+May import what ``config`` may: ``models.catalog`` for the model paths.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -82,12 +83,3 @@ def preflight(cfg: Any, inputs: Any, is_checkpoint: bool, *, check_only: bool) -
             f"{len(missing)} of the given facts cannot be asked by the question source (pass "
             f"--allow-fewer to go on without them; --check-only lists every fact):{listing}"
         )
-
-
-def unlearned_is_checkpoint(unlearned: str) -> tuple[bool, bool]:
-    """(peft adapter directory, adapter or unlearn-zoo AS checkpoint directory)."""
-    from leakres_cli.models.external import AS_ADAPTER_FILE, PEFT_ADAPTER_CONFIG
-
-    path = Path(unlearned).expanduser()
-    adapter = path.is_dir() and (path / PEFT_ADAPTER_CONFIG).is_file()
-    return adapter, adapter or (path.is_dir() and (path / AS_ADAPTER_FILE).is_file())
