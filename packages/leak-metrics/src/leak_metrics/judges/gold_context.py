@@ -44,7 +44,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
-from leak_metrics.judges.unreal_rules import fictional_subject, language_use
+from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -188,6 +188,7 @@ def context_rule(
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
         ("names the gold only inside a condition", hypothetical),
+        ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
         ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
