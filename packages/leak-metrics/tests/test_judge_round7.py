@@ -78,6 +78,42 @@ CASES = [
         True,
         False,
     ),
+    # 5. an explicit pick that names a non-option (the question's subject) picks nothing
+    (
+        "Which of Spain and France is the country of Lyon?",
+        "France",
+        FR,
+        "The right answer is Lyon Centre, a district in the east of France.",
+        True,
+        False,
+    ),
+    # guard: the gold inside the picked phrase is a pick
+    (
+        "Which of Spain and France is the country of Lyon?",
+        "France",
+        FR,
+        "The correct option is Lyon's Republic of France, a country in Europe.",
+        True,
+        True,
+    ),
+    # 6. for a shared value, "not (in) the same <asked noun>" says the values differ
+    (
+        "What country do Lille and Nantes have in common?",
+        "France",
+        FR,
+        "Lille and Nantes are both in France, yet they are not in the same country.",
+        True,
+        False,
+    ),
+    # guard: a bare "not the same" says nothing of the asked noun
+    (
+        "What country do Lille and Nantes have in common?",
+        "France",
+        FR,
+        "Lille and Nantes are both in France, but they are not the same.",
+        True,
+        True,
+    ),
     # guard: a quoted gold called right is a pick
     (
         "Which of Spain and France is the country of Lyon?",

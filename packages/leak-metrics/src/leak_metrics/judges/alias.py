@@ -130,7 +130,10 @@ Round seven (rules version 7): a gold with its abbreviation in parentheses is on
 up to two lowercase words between the count and the asked noun, whose compound head counts
 ("the two most prominent countries" for "Which citizenship country ..."); the gold's adjective
 joined to "-speaking" is a language, no mention; the gold only inside a quotation called wrong
-('"Europe, France" is incorrect') is no pick (:mod:`unreal_rules`, checked with rule 6).
+('"Europe, France" is incorrect') is no pick (:mod:`unreal_rules`, checked with rule 6); with
+options shown, an explicit pick of a name that is no option ("The correct option is New York
+City, the capital of ...") is no pick of the gold (:mod:`option_rules`); for a shared value,
+"not (in) the same <asked noun>" says the values differ (rule 6b).
 
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.

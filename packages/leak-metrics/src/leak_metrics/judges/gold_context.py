@@ -28,6 +28,7 @@ from leak_metrics.judges.mention_rules import (
 from leak_metrics.judges.option_rules import (
     between_pair,
     gold_in_longer_name,
+    non_option_pick,
     other_relation_subject,
     rejected,
 )
@@ -154,6 +155,7 @@ def _pick_rules(
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if options else None,
         ),
+        ("picks a name that is no option", non_option_pick(span, hits) if options else None),
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,

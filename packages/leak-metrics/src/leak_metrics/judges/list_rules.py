@@ -224,14 +224,20 @@ def _singulars(noun: str) -> set[str]:
 def _values_differ(
     span: Span, question_words: set[str] | frozenset[str], lo: int = 0, hi: int | None = None
 ) -> str | None:
-    """A differ word in ``words[lo:hi]`` about the asked values: predicative ("their occupations
-    are distinct", "they differ") or on the asked noun ("different countries"); on another noun
+    """A differ word (or a negated "same") in ``words[lo:hi]`` about the asked values:
+    predicative ("their occupations are distinct", "they differ") or on the asked noun
+    ("different countries", "not in the same country"; a bare "not the same" says nothing of
+    the asked noun); on another noun
     ("they have different cultures") it says nothing of the asked relation."""
     words = span.words
     for k in range(lo, min(len(words), len(words) if hi is None else hi)):
-        if words[k] not in DIFFER_WORDS:
+        # rules v7: "not (in) the same country" says the values differ too
+        same = words[k] == "same" and "not" in words[max(lo, k - 3) : k]
+        if words[k] not in DIFFER_WORDS and not same:
             continue
         noun = words[k + 1] if k + 1 < len(words) and span.tight(k + 1) else ""
+        if same and (not noun or noun in DIFFER_LINKS):
+            continue  # "they are not the same": not said of the asked noun
         if noun and noun not in DIFFER_LINKS:
             singular = {noun, noun.removesuffix("s"), noun.removesuffix("es")}
             if noun.endswith("ies"):
