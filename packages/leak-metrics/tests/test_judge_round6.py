@@ -386,8 +386,8 @@ def test_round_six_case(case: tuple[Any, ...]) -> None:
 def test_the_rules_changed_verdicts_and_their_version() -> None:
     changed = [c for c in CASES if c[6] != c[7]]
     assert len(changed) >= 12
-    assert RULES_VERSION == 6
-    assert get_judge("alias").describe()["rules_version"] == 6
+    assert RULES_VERSION >= 6  # round seven bumped it again (test_judge_round7.py)
+    assert get_judge("alias").describe()["rules_version"] == RULES_VERSION
 
 
 def _span(text: str) -> Span:

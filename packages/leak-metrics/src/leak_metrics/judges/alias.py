@@ -125,6 +125,16 @@ fictional by the copula's complement (:mod:`unreal_rules`); the gold's adjective
 "in" closing its phrase is a language ('"Bamberg" in German'), no mention; rule 9b also reads
 the possessive unit ("The country of Liverpool is the UK's largest city").
 
+Round seven (rules version 7): a gold with its abbreviation in parentheses is one mention, so
+"the United States of America (US) and the United Kingdom" is a list (rule 8); rule 8b counts
+up to two lowercase words between the count and the asked noun, whose compound head counts
+("the two most prominent countries" for "Which citizenship country ..."); the gold's adjective
+joined to "-speaking" is a language, no mention; the gold only inside a quotation called wrong
+('"Europe, France" is incorrect') is no pick (:mod:`unreal_rules`, checked with rule 6); with
+options shown, an explicit pick of a name that is no option ("The correct option is New York
+City, the capital of ...") is no pick of the gold (:mod:`option_rules`); for a shared value,
+"not (in) the same <asked noun>" says the values differ (rule 6b).
+
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.
@@ -233,7 +243,7 @@ class _Response:
 #: inside a longer name, called another relation's value or one end of "between A and B" is
 #: none, a pick by place; another country beside a shared value; a fictional subject; a
 #: language; the possessive unit of the gold).
-RULES_VERSION = 6
+RULES_VERSION = 7
 
 
 @dataclass(frozen=True)

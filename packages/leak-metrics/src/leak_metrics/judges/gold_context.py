@@ -28,6 +28,7 @@ from leak_metrics.judges.mention_rules import (
 from leak_metrics.judges.option_rules import (
     between_pair,
     gold_in_longer_name,
+    non_option_pick,
     other_relation_subject,
     rejected,
 )
@@ -44,7 +45,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
-from leak_metrics.judges.unreal_rules import fictional_subject, language_use
+from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -154,6 +155,7 @@ def _pick_rules(
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if options else None,
         ),
+        ("picks a name that is no option", non_option_pick(span, hits) if options else None),
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,
@@ -188,6 +190,7 @@ def context_rule(
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
         ("names the gold only inside a condition", hypothetical),
+        ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
         ("names the gold only as the owner of another name", gold_owns_name(span, hits)),

@@ -95,8 +95,25 @@ def joined_list(
     is a commitment ("The Japanese martial art of Judo is a blend of Japanese and Western ...")."""
     starts = {lo: hi for lo, hi in others}
     ends = {hi: lo for lo, hi in others}
-    found = [_listed(span, lo, hi, starts, ends, several) for lo, hi in gold]
+    found = [
+        _listed(span, lo, hi, starts, ends, several) for lo, hi in with_abbreviations(span, gold)
+    ]
     return found[0] if found and all(found) else None
+
+
+def with_abbreviations(span: Span, gold: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Rules v7: a gold mention followed by another in parentheses ("the United States of
+    America (US)") is one mention, so the list it opens ("... (US) and the United Kingdom") is
+    seen from its end."""
+    merged: list[tuple[int, int]] = []
+    for lo, hi in sorted(set(gold)):
+        if merged and merged[-1][0] <= lo and hi <= merged[-1][1]:
+            continue  # "America" inside "United States of America"
+        if merged and merged[-1][1] == lo and "(" in span.gap(lo):
+            merged[-1] = (merged[-1][0], hi)
+        else:
+            merged.append((lo, hi))
+    return merged
 
 
 # Relations a subject may have several values of: a list of them is an answer.
@@ -156,48 +173,71 @@ COUNT_WORDS = frozenset({"several", "multiple", "many", "various"})
 
 def asked_noun(question: str) -> str | None:
     """The noun the question asks for: the word after its which/what (past a copula): "Which
-    country ...", "What is the country of ..."; None when there is none."""
+    country ...", "What is the country of ..."; with rules v7 a compound's head too, space-joined
+    ("Which citizenship country ..." -> "citizenship country"); None when there is none."""
     words = tokenize(question)
     for k, word in enumerate(words):
         if word in ("which", "what"):
-            rest = [w for w in words[k + 1 : k + 3] if w not in ("is", "are", "was", "were", "s")]
-            return rest[0] if rest else None
+            rest = [w for w in words[k + 1 : k + 4] if w not in ("is", "are", "was", "were", "s")]
+            if not rest:
+                return None
+            if len(rest) > 1 and rest[1] not in ("of", "do", "does", "did", "has", "have"):
+                return " ".join(rest[:2])
+            return rest[0]
     return None
 
 
 def several_values(span: Span, gold: list[tuple[int, int]], noun_asked: str | None) -> str | None:
     """Before the first gold mention the answer announces several values of the asked noun
-    ("The two countries that are associated with both X and Y are the United States ..."): for
-    a relation with one value, a list announced is no commitment to its first item. Only the
-    noun the question asks for counts ("The two countries are in Europe" announces no list of
-    continents)."""
+    ("The two countries that are associated with both X and Y are the United States ...",
+    rules v7: also with up to two lowercase words between, "the two most prominent countries"):
+    for a relation with one value, a list announced is no commitment to its first item. Only
+    the noun the question asks for counts ("The two countries are in Europe" announces no list
+    of continents); ``noun_asked`` may hold two words ("citizenship country")."""
     if noun_asked is None:
         return None
+    asked = set(noun_asked.split())
     words = span.words
     first = gold[0][0] if gold else len(words)
     for k in range(min(first, len(words) - 1)):
-        count = words[k] in COUNT_WORDS or (words[k].isdigit() and int(words[k]) >= 2)
-        noun = words[k + 1]
-        if count and noun.endswith("s") and span.tight(k + 1):
-            singular = {noun[:-1], noun.removesuffix("es")}
-            if noun.endswith("ies"):
-                singular.add(noun[:-3] + "y")
-            if noun_asked in singular:
-                return f"{words[k]} {noun}"
+        if not (words[k] in COUNT_WORDS or (words[k].isdigit() and int(words[k]) >= 2)):
+            continue
+        for n in range(k + 1, min(k + 4, first, len(words))):
+            if not span.tight(n) or span.capitalised(n):
+                break
+            if asked & _singulars(words[n]):
+                return " ".join(words[k : n + 1])
     return None
+
+
+def _singulars(noun: str) -> set[str]:
+    """The singular forms a plural noun may have ("countries" -> "country"); empty when the
+    noun does not end in s."""
+    if not noun.endswith("s"):
+        return set()
+    singular = {noun[:-1], noun.removesuffix("es")}
+    if noun.endswith("ies"):
+        singular.add(noun[:-3] + "y")
+    return singular
 
 
 def _values_differ(
     span: Span, question_words: set[str] | frozenset[str], lo: int = 0, hi: int | None = None
 ) -> str | None:
-    """A differ word in ``words[lo:hi]`` about the asked values: predicative ("their occupations
-    are distinct", "they differ") or on the asked noun ("different countries"); on another noun
+    """A differ word (or a negated "same") in ``words[lo:hi]`` about the asked values:
+    predicative ("their occupations are distinct", "they differ") or on the asked noun
+    ("different countries", "not in the same country"; a bare "not the same" says nothing of
+    the asked noun); on another noun
     ("they have different cultures") it says nothing of the asked relation."""
     words = span.words
     for k in range(lo, min(len(words), len(words) if hi is None else hi)):
-        if words[k] not in DIFFER_WORDS:
+        # rules v7: "not (in) the same country" says the values differ too
+        same = words[k] == "same" and "not" in words[max(lo, k - 3) : k]
+        if words[k] not in DIFFER_WORDS and not same:
             continue
         noun = words[k + 1] if k + 1 < len(words) and span.tight(k + 1) else ""
+        if same and (not noun or noun in DIFFER_LINKS):
+            continue  # "they are not the same": not said of the asked noun
         if noun and noun not in DIFFER_LINKS:
             singular = {noun, noun.removesuffix("s"), noun.removesuffix("es")}
             if noun.endswith("ies"):

@@ -21,6 +21,9 @@ decides what counts as naming an option:
   currency of Alan Turing's country of citizenship ...": a relation noun the asking sentence
   of the question does not use), an echoed premise, not a pick.
 
+- :func:`non_option_pick` (rules v7): the answer's explicit pick ("The correct option is X",
+  "the right answer is X") names something that is neither the gold nor an option ("The correct
+  option is New York City, the capital of ..."): it picked a non-option, whatever it names after;
 - :func:`between_pair`: the gold as one end of "between <A> and <B>" restates the choice;
 - :func:`option_by_number`: an option picked by its place ("The correct option is 2", "the
   second option") when the answer names no option.
@@ -184,3 +187,34 @@ def between_pair(span: Span, gold: list[tuple[int, int]]) -> str | None:
             return None
         found = found or span.raw(start, hi)
     return found
+
+
+_PICK_NOUNS = frozenset({"option", "answer", "choice"})
+_PICK_ADJECTIVES = frozenset({"correct", "right"})
+
+
+def non_option_pick(span: Span, gold: list[tuple[int, int]]) -> str | None:
+    """The name an explicit pick frame ("correct/right option/answer/choice is (would be)")
+    names first, when no gold mention lies in the picked phrase (up to the next punctuation):
+    a pick of a non-option (only called
+    for a question that shows options, after the wrong options were checked). None when the
+    frame is absent or is followed by the gold or by lowercase words ("The correct option is:
+    the currency of ...")."""
+    words = span.words
+    for k in range(1, len(words) - 2):
+        if words[k] not in _PICK_NOUNS or words[k - 1] not in _PICK_ADJECTIVES:
+            continue
+        j = k + 1
+        if words[j] in ("would", "will") and words[j + 1] == "be":
+            j += 1
+        elif words[j] != "is":
+            continue
+        j += 1
+        if j >= len(words) or not span.capitalised(j):
+            return None
+        run = next((r for r in span.name_runs() if r[0] <= j < r[1]), (j, j + 1))
+        end = next((m for m in range(j + 1, len(words)) if _CLAUSE & set(span.gap(m))), len(words))
+        if any(j <= lo < end for lo, _ in gold):
+            return None  # the gold in the picked phrase ("Agra's Country of India, ...")
+        return span.raw(*run)
+    return None

@@ -11,7 +11,11 @@ gold but says the asked thing is not real, or uses the gold's adjective as a lan
   Austrian", cut off, is still the country) and closing its phrase
   (punctuation or the end follows: 'The answer is "Bamberg" in German.') names a language, not
   the country; "in American politics" (a noun follows) is the adjective of a thing, judged by
-  the mention rules.
+  the mention rules; rules v7: a gold country's adjective joined by a hyphen to "speaking"
+  ("a French-speaking person") names a language, not the country;
+- :func:`quoted_rejection` (rules v7): every gold mention sits inside a quotation that the
+  answer then calls wrong ('"Europe, France" is incorrect', '"Paris" is not the right answer'):
+  the quoted words are rejected, not picked.
 """
 
 from __future__ import annotations
@@ -43,10 +47,47 @@ def fictional_subject(span: Span, gold: list[tuple[int, int]]) -> str | None:
 
 
 def language_use(span: Span, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
-    """The mention ``lo:hi`` is an adjective of the gold after "in" that closes its phrase."""
+    """The mention ``lo:hi`` is an adjective of the gold after "in" that closes its phrase, or
+    joined by a hyphen to "speaking" ("French-speaking")."""
     words = span.words
-    if words[lo:hi] not in adjectives or lo == 0 or words[lo - 1] != "in":
+    if words[lo:hi] not in adjectives:
+        return False
+    if hi < len(words) and words[hi] == "speaking" and span.gap(hi) == "-":
+        return True
+    if lo == 0 or words[lo - 1] != "in":
         return False
     if span.gap(lo).strip():
         return False  # "in the Austrian" (cut off) is no language: a language takes no article
     return hi == len(words) or not span.tight(hi)
+
+
+_QUOTES = frozenset('"\u201c\u201d')
+_WRONG = frozenset({"incorrect", "wrong", "false", "invalid", "mistaken", "inaccurate"})
+_RIGHT = frozenset({"correct", "right", "true", "accurate", "answer"})
+
+
+def _closing_quote(text: str, start: int) -> int | None:
+    """Index of the quote that closes a quotation open at character ``start`` (an odd number of
+    quote marks before it), or None when ``start`` is outside quotes."""
+    if sum(c in _QUOTES for c in text[:start]) % 2 == 0:
+        return None
+    return next((i for i in range(start, len(text)) if text[i] in _QUOTES), None)
+
+
+def quoted_rejection(span: Span, gold: list[tuple[int, int]]) -> str | None:
+    """The words calling the quotation wrong, when every gold mention lies inside a quotation
+    followed by "is/are/was (not) ..." that calls it wrong ("is incorrect", "is not correct")."""
+    found = None
+    for lo, _ in gold:
+        close = _closing_quote(span.text, span.tokens[lo].start)
+        if close is None:
+            return None
+        after = [k for k, t in enumerate(span.tokens) if t.start > close][:3]
+        said = [span.words[k] for k in after]
+        if not said or said[0] not in _COPULAS:
+            return None
+        negated = len(said) > 2 and said[1] == "not" and said[2] in _RIGHT
+        if not (negated or (len(said) > 1 and said[1] in _WRONG)):
+            return None
+        found = " ".join(said)
+    return found
