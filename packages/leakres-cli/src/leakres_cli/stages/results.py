@@ -116,7 +116,11 @@ def results_record(
         "schema_version": SCHEMA_VERSION,
         "leakres_version": metadata.version("leakres-cli"),
         "config": cfg.fingerprint_dict(),
-        "run_control": {"allow_fewer": cfg.allow_fewer},
+        # --no-controls is recorded; the default (on) leaves run_control as it always was
+        "run_control": {
+            "allow_fewer": cfg.allow_fewer,
+            **({} if cfg.controls else {"controls": False}),
+        },
         "model_path": run_info["model_path"],
         "seed": cfg.seed,
         "versions": library_versions(cfg),
