@@ -184,10 +184,7 @@ def estimate(
             add("base", "bbh", bbh_flops, a.inference_mfu, infer_mem,
                 f"{bbh_n} BBH examples, {'CoT' if cfg.bbh_cot else 'direct'}")  # fmt: skip
 
-        def cost(attack: str, settings: dict[str, Any] | None, n: int = n, w: float = weights_gb,
-                 kv: float = kv_gb) -> tuple[float, float, float, str]:  # fmt: skip
-            return attack_cost(cfg, attack, n, n_attack, q_tokens, w, kv, a, settings)
-
+        cost = lambda at, settings, n=n, w=weights_gb, kv=kv_gb: attack_cost(cfg, at, n, n_attack, q_tokens, w, kv, a, settings)  # noqa: E731  # fmt: skip
         for method in cfg.methods:
             first = len(rows)
             flops, memory, note = _unlearn_cost(cfg, method, large, arch, n, weight_bytes, a)
@@ -196,17 +193,14 @@ def estimate(
             add(method, "eval", 2 * n * n_eval * q_tokens, a.inference_mfu, infer_mem,
                 f"{n_eval} questions, greedy")  # fmt: skip
             for attack in cfg.attacks:
-                flops, mfu, mem, note = cost(attack, None)
-                add(method, f"attack:{attack}", flops, mfu, mem, note)
-            extras = run_extras.attack_rows(cfg, cost)  # controls, --attack-budgets ladders
-            unlearner = _unlearner(cfg, method, large)
-            extras.append(run_extras.trajectory_row(cfg, unlearner, n, q_tokens, infer_mem, a.inference_mfu))  # fmt: skip
-            for row in filter(None, extras):
+                add(method, f"attack:{attack}", *cost(attack, None))
+            # the controls, --attack-budgets ladders, --eval-every checkpoints
+            trajectory = run_extras.trajectory_row(cfg, _unlearner(cfg, method, large), n, q_tokens, infer_mem, a.inference_mfu)  # fmt: skip
+            for row in filter(None, [*run_extras.attack_rows(cfg, cost), trajectory]):
                 add(method, *row)
             if cfg.bbh_tasks:
                 add(method, "bbh", bbh_flops, a.inference_mfu, infer_mem, f"{bbh_n} BBH examples")
-            seeds = run_extras.seeds_extra(rows[first:], cfg)  # --seeds: the method again per seed
-            if seeds is not None:
+            if seeds := run_extras.seeds_extra(rows[first:], cfg):  # --seeds: again per seed
                 rows.append(CellCost(model, method, job=job_ids[(model, method)], **seeds))
     return rows
 
