@@ -31,7 +31,7 @@ RUN_OPTIONS = _flags(
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
     --prompt-form --attack-budgets
     --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr
-    --eval-every
+    --eval-every --controls
     """
 )
 PLAN_OPTIONS = _flags(
@@ -39,6 +39,7 @@ PLAN_OPTIONS = _flags(
     --preset --model --methods --attacks --source --input --per-type --judge --judge-model
     --judge-base-url --engine --engine-cmd --gpus --format --out --script --gpu-tflops
     --gpu-memory-gb --train-mfu --inference-mfu --offline --judge-timeout
+    --attack-budgets --seeds --eval-every --controls
     """
 )
 TUNE_OPTIONS = _flags(

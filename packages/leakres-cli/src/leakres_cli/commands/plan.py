@@ -42,9 +42,14 @@ PLAN_FIELDS = (
     "judge_timeout",
     "engine",
     "engine_cmd",
+    "attack_budgets",
+    "seeds",
+    "eval_every",
+    "controls",
 )
 # Read from `leakres plan`'s and `leakres run`'s variables alike (one setup for both).
-SHARED_ENV = ("judge", "judge_model", "judge_base_url", "judge_timeout", "engine", "engine_cmd")
+SHARED_ENV = ("judge", "judge_model", "judge_base_url", "judge_timeout", "engine", "engine_cmd",
+              "attack_budgets", "seeds", "eval_every", "controls")  # fmt: skip
 
 
 def _env(option: str) -> list[str]:
@@ -195,7 +200,11 @@ def _run_args(**options: Any) -> list[str]:
             continue
         if name in URL_FIELDS and redact_url(str(value)) != str(value):
             continue
-        args += [f"--{name.replace('_', '-')}", str(value)]
+        flag = f"--{name.replace('_', '-')}"
+        if isinstance(value, bool):  # a --x/--no-x switch (--no-controls)
+            args.append(flag if value else f"--no-{flag[2:]}")
+            continue
+        args += [flag, str(value)]
     return args
 
 
@@ -323,6 +332,8 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
             "inference_peak": max(infer, key=lambda c: c.memory_gb).stage if infer else None,
         })  # fmt: skip
     total = round(sum(c.gpu_hours for c in costs), 2)
+    from leakres_cli.scale.run_extras import breakdown
+
     warnings = []
     if gpus is not None:
         warnings = [f"cell {j['id']} needs {j['gpus']} GPUs, more than --gpus {gpus}"
@@ -354,6 +365,8 @@ def _plan_record(cfg: RunConfig, preset: str, cells: Sequence[Cell], costs: list
             "gpus": gpus,
             "wall_hours_at_gpus": round(total / gpus, 2) if gpus else None,
             "wall_note": "perfect packing of the cells on --gpus GPUs (an optimistic bound)",
+            # where the time goes: unlearning, evaluation, attacks, controls, ladders, ...
+            "by_kind": breakdown([c.to_dict() for c in costs]),
         },
         "warnings": warnings,
     }
@@ -367,7 +380,9 @@ def _table(plan: dict[str, Any]) -> str:
         lines.append(f"{c['job']:<34} {c['stage']:<22} {c['tflop']:>12.1f} {c['gpu_hours']:>9.3f} "
                      f"{c['memory_gb']:>8.1f} {c['gpus']:>4}")  # fmt: skip
     t = plan["totals"]
-    lines += ["", f"Total: {t['gpu_hours']:.2f} GPU-hours over {len(plan['jobs'])} jobs"]
+    lines += ["", f"Total: {t['gpu_hours']:.2f} GPU-hours over {len(plan['jobs'])} jobs, of which:"]
+    lines += [f"  {kind:<16} {k['tflop']:>12.1f} TFLOP {k['gpu_hours']:>9.3f} GPU-h {k['share_pct']:>5.1f}%"
+              for kind, k in t["by_kind"].items()]  # fmt: skip
     if t["gpus"]:
         lines.append(f"Wall clock on {t['gpus']} GPUs: {t['wall_hours_at_gpus']:.2f} h ({t['wall_note']})")  # fmt: skip
     lines += [f"warning: {w}" for w in plan["warnings"]]

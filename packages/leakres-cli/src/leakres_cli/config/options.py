@@ -89,6 +89,7 @@ EXTRA: dict[str, Extra] = {
     "teach_epochs": Extra(type=click.FloatRange(0, 1000, min_open=True)),
     "teach_lr": Extra(type=click.FloatRange(0, 1, min_open=True)),
     "eval_every": Extra(type=click.IntRange(0, MAX_QUESTIONS), default_help="default: 0, off"),
+    "controls": Extra(default_help="default: on"),
 }
 
 #: RunConfig fields that are options of `leakres run`, in --help order
@@ -133,6 +134,7 @@ RUN_FIELDS = (
     "teach_epochs",
     "teach_lr",
     "eval_every",
+    "controls",
 )
 
 

@@ -144,6 +144,11 @@ class RunConfig:
             accuracy and the training loss (results.json's ``trajectory``, a report figure);
             0 = off. The final model is the same with or without it. Not part of the cell
             fingerprint.
+        controls: the controls beside every RR and FQ (on by default): each attack run again on
+            items the base model never answered correctly (its false-recovery rate; up to twice
+            the attack stage's time) and the knowledge-free FQ. ``--no-controls`` runs neither;
+            results.json, summary.md, the tables and the report then say "controls: off". Not
+            part of the cell fingerprint (the control attacks are cells of their own).
     """
 
     model: str = "smollm2-135m-instruct"
@@ -191,6 +196,7 @@ class RunConfig:
     teach_epochs: float = 2.0
     teach_lr: float = 2e-4
     eval_every: int = 0
+    controls: bool = True
 
     def __post_init__(self) -> None:
         # `--seeds 0,1` arrives as strings (a comma list option); refused there unless integers
@@ -221,6 +227,7 @@ RUN_CONTROL_FIELDS = (
     "attack_budgets",
     "eval_every",  # the trajectory cell records it; the unlearned model does not depend on it
     "seeds",  # which seeds run, not what one seed's cells hold (stages/seeds.py)
+    "controls",  # whether the control cells (METHOD/control-ATTACK) run; no other cell changes
 )
 #: the fields of ``--base tuned|taught`` (base_model.py); not in a pretrained run's fingerprint
 TEACH_FIELDS = (

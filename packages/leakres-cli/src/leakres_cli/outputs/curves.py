@@ -4,7 +4,8 @@ multi-hop RR against budget, and the same curve as a table), and the paper figur
 PNG and PDF, written beside the report when matplotlib is installed).
 
 Every number is read from results.json (``recovery_curves``, ``robustness_over_budgets``,
-``controls`` of each method, :mod:`leakres_cli.stages.curve_scores`); nothing is recomputed.
+``controls`` of each method, :mod:`leakres_cli.stages.curve_scores`); nothing is recomputed. A run
+with ``--no-controls`` (:func:`controls_off`) shows "controls: off" where the controls would be.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ from typing import Any
 
 HOPS = (("SH", "single-hop"), ("MH", "multi-hop"))
 FIGURE_NAME = "recovery_curves"
+CONTROLS_OFF_TEXT = (
+    "controls: off (--no-controls): no false-recovery rate, net recovery or knowledge-free FQ "
+    "was computed"
+)
+
+
+def controls_off(results: Mapping[str, Any]) -> bool:
+    """True when the run was made with ``--no-controls`` (results.json's ``run_control``)."""
+    return (results.get("run_control") or {}).get("controls") is False
 
 
 def _pct(m: Any) -> str:
@@ -48,12 +58,13 @@ def curve_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
         for attack, b in blocks.items():
             for hop, hop_name in HOPS:
                 ladder = [str(r) for r in b.get("ladder", [])]
+                off = b.get("controls") == "off"  # --no-controls: no false-recovery rows
                 rows.append({
                     "method": method, "attack": attack, "hop": hop_name, "axis": b["axis"]["label"],
                     "ladder": ladder,
                     "rr": [_pct(b["rr"][hop].get(r)) for r in ladder],
-                    "false": [_pct(b["false_recovery"][hop].get(r)) for r in ladder],
-                    "net": [_points(b["net_recovery"][hop].get(r)) for r in ladder],
+                    "false": None if off else [_pct(b["false_recovery"][hop].get(r)) for r in ladder],
+                    "net": None if off else [_points(b["net_recovery"][hop].get(r)) for r in ladder],
                     "half": "not reached" if b["budget_to_half_base"][hop] is None
                     else str(b["budget_to_half_base"][hop]),
                     "target": _points(b["target"][hop]),
@@ -105,11 +116,11 @@ def summary_lines(results: Mapping[str, Any], table: Any) -> list[str]:
             header = ["method", "attack", "hop", *[f"{r['attack']} {x}" for x in r["ladder"]]]
             lines.append(f"**{r['method']} / {r['attack']} / {r['hop']}** ({r['axis']})")
             lines.append("")
-            lines.append(table(header, [
-                [r["method"], r["attack"], "RR", *r["rr"]],
-                [r["method"], r["attack"], "false-recovery", *r["false"]],
-                [r["method"], r["attack"], "net recovery", *r["net"]],
-            ]))  # fmt: skip
+            body = [[r["method"], r["attack"], "RR", *r["rr"]]]
+            if r["false"] is not None:
+                body += [[r["method"], r["attack"], "false-recovery", *r["false"]],
+                         [r["method"], r["attack"], "net recovery", *r["net"]]]  # fmt: skip
+            lines.append(table(header, body))
             lines.append(
                 f"half base ({r['target']}): {r['half']}; area {r['area']}; "
                 f"worst-case robustness {r['worst']}"
@@ -127,6 +138,8 @@ def summary_lines(results: Mapping[str, Any], table: Any) -> list[str]:
         header = ["method", "attack", "hop", "RR", "false-recovery", "net recovery"]
         lines += [table(header, rr_rows), ""]
         lines += [table(["method", "FQ of", "FQ", "knowledge-free FQ"], fq_rows), ""]
+    elif controls_off(results):
+        lines += ["## Controls", "", CONTROLS_OFF_TEXT + ".", ""]
     return lines
 
 
@@ -158,9 +171,11 @@ def report_block(name: str, results: Mapping[str, Any]) -> dict[str, Any]:
             series, label=f"{name} / {method}: recovery curves", x_label=x_label, y_label="RR %"
         )))  # fmt: skip
     rr_rows, fq_rows = control_rows(results)
-    if not rows and not rr_rows:
+    off = controls_off(results)
+    if not rows and not rr_rows and not off:
         return {}
-    return {"rows": rows, "figures": figures, "control_rr": rr_rows, "control_fq": fq_rows}
+    return {"rows": rows, "figures": figures, "control_rr": rr_rows, "control_fq": fq_rows,
+            "controls_off": CONTROLS_OFF_TEXT if off else None}  # fmt: skip
 
 
 def write_figure(results: Mapping[str, Any], out_dir: Path) -> list[Path]:
@@ -219,10 +234,11 @@ def write_tables(results: Mapping[str, Any], tables: Path) -> list[Path]:
             for hop, _ in HOPS:
                 for r in map(str, b["ladder"]):
                     v = b["rr"][hop].get(r) or {}
-                    f = b["false_recovery"][hop].get(r) or {}
+                    off = b.get("controls") == "off"  # --no-controls
+                    f = {"value": "off"} if off else b["false_recovery"][hop].get(r) or {}
+                    net = "off" if off else b["net_recovery"][hop].get(r)
                     rows.append([method, attack, hop, r, v.get("value"), v.get("ci_low"),
-                                 v.get("ci_high"), v.get("n"), f.get("value"),
-                                 b["net_recovery"][hop].get(r)])  # fmt: skip
+                                 v.get("ci_high"), v.get("n"), f.get("value"), net])  # fmt: skip
     if len(rows) > 1:
         write_text_atomic(tables / "recovery_curves.csv", _csv(rows))
         written.append(tables / "recovery_curves.csv")
@@ -243,6 +259,8 @@ def write_tables(results: Mapping[str, Any], tables: Path) -> list[Path]:
                 key, ((m.get("per_type") or {}).get(key) or {}).get("fq")
             )
             control.append([method, "FQ", key, (fq or {}).get("value"), "knowledge-free FQ", value])
+    if controls_off(results):  # --no-controls: one row that says so, never empty numbers
+        control.append(["*", "RR and FQ", "", "", CONTROLS_OFF_TEXT, "off"])
     if len(control) > 1:
         write_text_atomic(tables / "controls.csv", _csv(control))
         written.append(tables / "controls.csv")

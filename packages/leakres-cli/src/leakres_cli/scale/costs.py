@@ -7,7 +7,9 @@ dense-transformer rule: ``2 N`` FLOPs per token for a forward pass, ``6 N`` for 
 (forward + backward), at a stated GPU peak throughput and model-FLOPs utilisation (MFU). Every
 constant used is in :class:`Assumptions` and is printed with the plan; token counts are upper
 bounds (e.g. every multi-hop question counted as reaching a forget fact, every answer running to
-its token budget), so the estimate is a budget, not a prediction.
+its token budget), so the estimate is a budget, not a prediction. The costs of ``--attack-budgets``
+ladders, the controls, ``--eval-every`` trajectories and ``--seeds`` are :mod:`.run_extras`'s, by
+the same rule.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from leakres_cli.config.run_config import RunConfig
 from leakres_cli.errors import LeakresError
+from leakres_cli.scale import run_extras
 from leakres_cli.scale.memory import TrainingShape, plan_training
 
 #: unlearn-zoo's 'large' tier (>= 10B parameters): LoRA, activation checkpointing, batch 2
@@ -70,7 +73,7 @@ class Assumptions:
     bbh_cot_tokens: int = 256  # leak-metrics' CoT generation budget
     bbh_direct_tokens: int = 16
     bytes_per_param: dict[str, float] = field(
-        default_factory=lambda: {"bfloat16": 2, "float32": 4, "int4": 0.5}
+        default_factory=lambda: {"bfloat16": 2, "float32": 4, "int8": 1, "int4": 0.5}
     )
     # Training memory: leakres_cli.scale.memory (one device: 4 x the dtype's bytes per trained parameter,
     # as unlearn-zoo trains; sharded: 18 B/param bf16 mixed precision) plus references and activations.
@@ -168,7 +171,7 @@ def estimate(
             if gpus is None:  # inference: GPUs' worth of memory (the CLI generates on one device)
                 gpus = max(1, math.ceil(mem / (a.gpu_memory_gb * a.usable_memory_fraction)))
             rows.append(CellCost(model, method, stage, job_ids[(model, method)], round(flops / 1e12, 1),
-                                 round(_hours(flops, mfu, a), 3), round(mem, 1), gpus, note,
+                                 round(_hours(flops, mfu, a), 6), round(mem, 1), gpus, note,
                                  memory_terms))  # fmt: skip
 
         infer_mem = weights_gb + kv_gb
@@ -180,18 +183,25 @@ def estimate(
         if cfg.bbh_tasks:
             add("base", "bbh", bbh_flops, a.inference_mfu, infer_mem,
                 f"{bbh_n} BBH examples, {'CoT' if cfg.bbh_cot else 'direct'}")  # fmt: skip
+
+        cost = lambda at, settings, n=n, w=weights_gb, kv=kv_gb: attack_cost(cfg, at, n, n_attack, q_tokens, w, kv, a, settings)  # noqa: E731  # fmt: skip
         for method in cfg.methods:
+            first = len(rows)
             flops, memory, note = _unlearn_cost(cfg, method, large, arch, n, weight_bytes, a)
             add(method, "unlearn", flops, a.train_mfu, memory.total_gb, note,
                 gpus=memory.gpus, memory_terms=memory.to_dict())  # fmt: skip
             add(method, "eval", 2 * n * n_eval * q_tokens, a.inference_mfu, infer_mem,
                 f"{n_eval} questions, greedy")  # fmt: skip
             for attack in cfg.attacks:
-                flops, mfu, mem, note = _attack_cost(cfg, attack, n, n_attack, q_tokens,
-                                                     weights_gb, kv_gb, a)  # fmt: skip
-                add(method, f"attack:{attack}", flops, mfu, mem, note)
+                add(method, f"attack:{attack}", *cost(attack, None))
+            # the controls, --attack-budgets ladders, --eval-every checkpoints
+            trajectory = run_extras.trajectory_row(cfg, _unlearner(cfg, method, large), n, q_tokens, infer_mem, a.inference_mfu)  # fmt: skip
+            for row in filter(None, [*run_extras.attack_rows(cfg, cost), trajectory]):
+                add(method, *row)
             if cfg.bbh_tasks:
                 add(method, "bbh", bbh_flops, a.inference_mfu, infer_mem, f"{bbh_n} BBH examples")
+            if seeds := run_extras.seeds_extra(rows[first:], cfg):  # --seeds: again per seed
+                rows.append(CellCost(model, method, job=job_ids[(model, method)], **seeds))
     return rows
 
 
@@ -218,12 +228,26 @@ def _unlearn_cost(cfg: RunConfig, method: str, large: bool, arch: dict[str, Any]
     return flops, memory, f"{epochs:g} epochs x {examples} examples; {how}; {memory.mode}"
 
 
-def _attack_cost(cfg: RunConfig, attack: str, n: int, n_attack: int, q_tokens: int,
-                 weights_gb: float, kv_gb: float, a: Assumptions,
-                 ) -> tuple[float, float, float, str]:  # fmt: skip
-    """One attack on one method's model: (FLOPs, MFU, memory GB, note)."""
+def _attack_config(cfg: RunConfig, attack: str, settings: dict[str, Any] | None) -> Any:
+    """The attack's config as recover-attacks builds it: its defaults, ``--set``, ``settings``
+    (a ladder rung's) on top; the defaults alone when those do not validate (checked elsewhere)."""
+    from recover_attacks import get_attack_class
+
+    config_cls = get_attack_class(attack).config_cls
+    try:
+        return config_cls.from_overrides(**{**cfg.attack_overrides.get(attack, {}), **(settings or {})})  # fmt: skip
+    except Exception:  # any config error is reported by the plan's validation
+        return config_cls.from_overrides(**(settings or {}))
+
+
+def attack_cost(cfg: RunConfig, attack: str, n: int, n_attack: int, q_tokens: int,
+                weights_gb: float, kv_gb: float, a: Assumptions,
+                settings: dict[str, Any] | None = None) -> tuple[float, float, float, str]:  # fmt: skip
+    """One attack on one method's model: (FLOPs, MFU, memory GB, note); ``settings``: a ladder
+    rung's setting on top of the attack's config (samples, steps, shots, precision)."""
     gen = cfg.max_new_tokens
-    samples = int(cfg.attack_overrides.get(attack, {}).get("num_samples", 5))
+    conf = _attack_config(cfg, attack, settings)
+    samples = int(getattr(conf, "num_samples", 1))
     if attack == "probab":
         flops = 2 * n * n_attack * (a.prompt_tokens + samples * gen)
         return (
@@ -238,15 +262,18 @@ def _attack_cost(cfg: RunConfig, attack: str, n: int, n_attack: int, q_tokens: i
                 "key tokens on theta_p (one sequence per question token) + greedy; both models in memory")  # fmt: skip
     elif attack == "quantization":
         flops = 2 * n * n_attack * q_tokens
-        mem = weights_gb + n * a.bytes_per_param["int4"] / 1e9 + kv_gb
-        return flops, a.inference_mfu, mem, "4-bit reload (saved copy + bnb 4-bit) + greedy"
+        bits = "int8" if getattr(conf, "method", "") == "int8" else "int4"
+        mem = weights_gb + n * a.bytes_per_param[bits] / 1e9 + kv_gb
+        return flops, a.inference_mfu, mem, f"{bits[3:]}-bit reload (saved copy + bnb) + greedy"
     elif attack == "relearn":
-        flops = 6 * n * 20 * 4 * a.train_example_tokens + 2 * n * n_attack * q_tokens
+        steps, batch = int(conf.steps), int(conf.train_batch_size)
+        flops = 6 * n * steps * batch * a.train_example_tokens + 2 * n * n_attack * q_tokens
         return (flops, a.train_mfu, weights_gb * 2 + kv_gb,
-                "20 LoRA steps x batch 4 on a copy + greedy")  # fmt: skip
+                f"{steps} LoRA steps x batch {batch} on a copy + greedy")  # fmt: skip
     else:  # in_context, and a plugin's: greedy with context; its models per its needs
-        return (2 * n * n_attack * 4 * q_tokens, a.inference_mfu,
-                _attack_models(attack) * weights_gb + kv_gb, "greedy with up to 4 context shots")  # fmt: skip
+        shots = int(getattr(conf, "max_shots", 4))  # a plugin without shots: in_context's default
+        return (2 * n * n_attack * shots * q_tokens, a.inference_mfu,
+                _attack_models(attack) * weights_gb + kv_gb, f"greedy with up to {shots} context shots")  # fmt: skip
 
 
 def _unlearner(cfg: RunConfig, method: str, large: bool) -> Any:

@@ -11,7 +11,9 @@ rung; the attack's usual cell (``METHOD/attack-ATTACK``, its one setting) runs a
 The controls attack items the base model never answered correctly (``METHOD/control-ATTACK``,
 and ``METHOD/control-ATTACK/budget-RUNG`` per ladder run): per type, a seeded sample of the
 base model's wrong answers as large as that type's S_suc, attacked on the unlearned model with
-the same attack, so a "recovery" there is one the attack makes without the knowledge.
+the same attack, so a "recovery" there is one the attack makes without the knowledge. With
+``--no-controls`` (``cfg.controls`` False) no control cell runs (``controls`` and
+``control_ladders`` stay empty).
 Scoring (RR per rung, controls) is :mod:`.curve_scores`; this module runs and stores.
 """
 
@@ -137,12 +139,13 @@ def never_known(
 class MethodAttackCells:
     """The extra cells of one method: ``ladders[attack] = [(rung run, rungs answered, cell)]``,
     ``controls[attack]`` (the usual setting on never-known items), ``control_ladders`` (the same
-    per ladder run), and the control items."""
+    per ladder run), the control items, and whether the controls ran (``--no-controls``: not)."""
 
     ladders: dict[str, list[tuple[Rung, tuple[Rung, ...], dict[str, Any]]]]
     controls: dict[str, dict[str, Any]]
     control_ladders: dict[str, list[tuple[Rung, tuple[Rung, ...], dict[str, Any]]]]
     control_items: list[Record]
+    controls_on: bool = True
 
 
 def run_method_cells(
@@ -158,7 +161,8 @@ def run_method_cells(
     """Run (or reuse) every ladder run and control cell of ``method``; ``timer.stage(name)``
     times each (``METHOD:ladder:ATTACK``, ``METHOD:control:ATTACK``)."""
     chosen = ladders(bench.cfg)
-    out = MethodAttackCells({}, {}, {}, control_items)
+    controls = bench.cfg.controls
+    out = MethodAttackCells({}, {}, {}, control_items, controls_on=controls)
 
     def run(attack: str, items: list[Record], cell: str, budget: dict | None, per_sample: bool):
         judged = SampleVerdicts(bench, cell, {q["id"]: q for q in items}) if per_sample else None
@@ -168,18 +172,19 @@ def run_method_cells(
         )  # fmt: skip
 
     for attack in bench.cfg.attacks:
-        with timer.stage(f"{method}:control:{attack}"):
-            out.controls[attack] = run(
-                attack, control_items, f"{method}/control-{attack}", None, False
-            )
+        if controls:
+            with timer.stage(f"{method}:control:{attack}"):
+                out.controls[attack] = run(
+                    attack, control_items, f"{method}/control-{attack}", None, False
+                )
         if attack not in chosen:
             continue
         axis = axis_of(attack)
         plan = ladder_plan(attack, chosen[attack])
-        for kind, items, into in (
-            ("attack", targets, out.ladders),
-            ("control", control_items, out.control_ladders),
-        ):
+        kinds = [("attack", targets, out.ladders)]
+        if controls:
+            kinds.append(("control", control_items, out.control_ladders))
+        for kind, items, into in kinds:
             with timer.stage(f"{method}:{'ladder' if kind == 'attack' else 'control'}:{attack}"):
                 into[attack] = [
                     (value, rungs, run(attack, items, f"{method}/{kind}-{attack}/budget-{value}",

@@ -9,7 +9,9 @@ questions, the area under the curve (rungs one unit apart, so attacks with diffe
 compare), and the worst-case robustness over every rung (1 - the largest RR). Beside each RR the
 false-recovery rate on never-known items and RR minus it; beside each FQ the FQ of a
 knowledge-free answerer on the same items. Rungs are ordered as the ladder lists them (a prefix
-axis: ascending), never alphabetically (``int8,fp4,nf4``).
+axis: ascending), never alphabetically (``int8,fp4,nf4``). With ``--no-controls`` a method's
+``controls`` is the string :data:`CONTROLS_OFF` and a curve block has ``"controls": "off"``
+instead of its false-recovery and net-recovery keys: no number stands for a control not run.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from leakres_cli.stages.budget_ladders import MethodAttackCells, at_rung, axis_o
 from leakres_cli.stages.type_checks import question_chance
 
 HOPS = ("SH", "MH")
+#: what results.json holds in place of the controls when ``--no-controls`` turned them off
+CONTROLS_OFF = "off"
 LABELS = {
     "false_recovery": "false-recovery rate: the attack's recoveries on items the base model "
     "never answered correctly (a seeded sample per type, as many as S_suc), any-of-N as RR",
@@ -92,42 +96,33 @@ def _curve(runs: list, prefix: bool, ids: list[str], ladder: list, boot: dict) -
 def curve_block(
     attack: str,
     runs: list,
-    control_runs: list,
+    control_runs: list | None,
     hops: dict[str, list[str]],
     control_hops: dict[str, list[str]],
     base_acc: dict[str, float | None],
     boot: dict[str, int],
 ) -> dict[str, Any]:
-    """One attack's ladder block of results.json (see the module docstring)."""
-    from leak_metrics import false_recovery_rate, net_recovery
+    """One attack's ladder block of results.json (see the module docstring); ``control_runs``
+    None: the controls are off."""
     from leak_metrics.curves import budget_to_reach, curve_area, worst_case
 
     axis = axis_of(attack)
     ladder = [r for _, rungs, _ in runs for r in rungs]
-    controls = rung_verdicts(control_runs, axis.prefix)
     block: dict[str, Any] = {
         "axis": {"field": axis.field, "label": axis.label, "prefix": axis.prefix},
         "ladder": ladder,
         "runs": [value for value, _, _ in runs],
     }
-    for key in ("rr", "false_recovery", "net_recovery", "budget_to_half_base", "target"):
-        block[key] = {}
-    block.update(area={}, worst_case_robustness={})
+    keys = ("rr", "false_recovery", "net_recovery", "budget_to_half_base", "target")
+    if control_runs is None:  # no key of a control not run
+        block["controls"] = CONTROLS_OFF
+        keys = tuple(k for k in keys if k not in ("false_recovery", "net_recovery"))
+    block.update({key: {} for key in keys}, area={}, worst_case_robustness={})
     for hop in HOPS:
         curve = _curve(runs, axis.prefix, hops[hop], ladder, boot)
-        frr = {
-            k: false_recovery_rate(
-                [False] * len(control_hops[hop]),
-                [controls[r][i] for i in control_hops[hop]],
-                **boot,
-            )
-            for k, r in enumerate(ladder)
-        }
         block["rr"][hop] = {str(r): curve[k].to_dict() for k, r in enumerate(ladder)}
-        block["false_recovery"][hop] = {str(r): frr[k].to_dict() for k, r in enumerate(ladder)}
-        block["net_recovery"][hop] = {
-            str(r): net_recovery(curve[k], frr[k]) for k, r in enumerate(ladder)
-        }
+        if control_runs is not None:
+            _rung_controls(block, hop, curve, control_runs, control_hops[hop], ladder, axis, boot)
         target = None if base_acc[hop] is None else base_acc[hop] / 2
         block["target"][hop] = target
         reached = None if target is None else budget_to_reach(curve, target)
@@ -139,6 +134,22 @@ def curve_block(
             "budget": None if at is None else ladder[at],
         }
     return block
+
+
+def _rung_controls(block: dict[str, Any], hop: str, curve: dict, control_runs: list,
+                   ids: list[str], ladder: list, axis: Any, boot: dict) -> None:  # fmt: skip
+    """``block``'s false-recovery rate and net recovery of ``hop`` at every rung."""
+    from leak_metrics import false_recovery_rate, net_recovery
+
+    controls = rung_verdicts(control_runs, axis.prefix)
+    frr = {
+        k: false_recovery_rate([False] * len(ids), [controls[r][i] for i in ids], **boot)
+        for k, r in enumerate(ladder)
+    }
+    block["false_recovery"][hop] = {str(r): frr[k].to_dict() for k, r in enumerate(ladder)}
+    block["net_recovery"][hop] = {
+        str(r): net_recovery(curve[k], frr[k]) for k, r in enumerate(ladder)
+    }
 
 
 def _base_acc(base: dict[str, Any], scored: dict[str, list[Record]], excluded: dict, boot: dict):
@@ -156,14 +167,43 @@ def extra_scores(
     scores: dict[str, Any],
     boot: dict[str, int],
 ) -> dict[str, Any]:
-    """What a method's results.json block gains: ``controls`` (always) and ``recovery_curves``
-    with ``robustness_over_budgets`` (with a ladder). ``scores``: its :func:`.score_method` block
-    (the attacks' RR and the types left out of FQ and RR)."""
-    from leak_metrics import MetricValue, false_recovery_rate, net_recovery
-
+    """What a method's results.json block gains: ``controls`` (always; :data:`CONTROLS_OFF`
+    with ``--no-controls``) and ``recovery_curves`` with ``robustness_over_budgets`` (with a
+    ladder). ``scores``: its :func:`.score_method` block (the attacks' RR and the types left out
+    of FQ and RR)."""
     excluded = scores.get("fq_excluded_types") or {}
     hops = _hop_items(s_suc, excluded)
     control_hops = _items_by_hop(cells.control_items, list(s_suc), excluded)
+    on = cells.controls_on
+    controls = _controls(cells, control_hops, base, scored, scores, boot) if on else CONTROLS_OFF
+    out: dict[str, Any] = {"controls": controls}
+    if cells.ladders:
+        base_acc = _base_acc(base, scored, excluded, boot)
+        curves = {
+            attack: curve_block(
+                attack, runs, cells.control_ladders[attack] if on else None, hops,
+                control_hops, base_acc, boot,
+            )
+            for attack, runs in cells.ladders.items()
+        }  # fmt: skip
+        out["recovery_curves"] = {**curves, "labels": LABELS}
+        out["robustness_over_budgets"] = _overall(curves)
+    return out
+
+
+def _controls(
+    cells: MethodAttackCells,
+    control_hops: dict[str, list[str]],
+    base: dict[str, Any],
+    scored: dict[str, list[Record]],
+    scores: dict[str, Any],
+    boot: dict[str, int],
+) -> dict[str, Any]:
+    """A method's ``controls`` block: each attack's false-recovery rate and net recovery per
+    hop, the control items per hop, the knowledge-free FQ."""
+    from leak_metrics import MetricValue, false_recovery_rate, net_recovery
+
+    excluded = scores.get("fq_excluded_types") or {}
     controls: dict[str, Any] = {"false_recovery": {}, "net_recovery": {}}
     for attack, cell in cells.controls.items():
         frr = {
@@ -181,18 +221,7 @@ def extra_scores(
     controls["fq_knowledge_free"] = knowledge_free_block(base, scored, excluded)
     controls["labels"] = {k: LABELS[k] for k in ("false_recovery", "net_recovery")}
     controls["labels"]["fq_knowledge_free"] = LABELS["fq_knowledge_free"]
-    out: dict[str, Any] = {"controls": controls}
-    if cells.ladders:
-        base_acc = _base_acc(base, scored, excluded, boot)
-        curves = {
-            attack: curve_block(
-                attack, runs, cells.control_ladders[attack], hops, control_hops, base_acc, boot
-            )
-            for attack, runs in cells.ladders.items()
-        }
-        out["recovery_curves"] = {**curves, "labels": LABELS}
-        out["robustness_over_budgets"] = _overall(curves)
-    return out
+    return controls
 
 
 def _overall(curves: dict[str, dict[str, Any]]) -> dict[str, Any]:

@@ -348,8 +348,8 @@ class Benchmark:
                 attacks[attack] = self.attack(
                     method, attack, targets, relearn, chosen.context, unlearned
                 )
-        # --attack-budgets ladders and the false-recovery controls: cells of their own
-        control_items = never_known(base, chosen.by_id, s_suc, cfg.seed)
+        # --attack-budgets ladders and the false-recovery controls (--no-controls: none)
+        control_items = never_known(base, chosen.by_id, s_suc, cfg.seed) if cfg.controls else []
         extra = run_method_cells(
             self, method, targets, control_items, relearn, chosen.context, unlearned, self.timer
         )

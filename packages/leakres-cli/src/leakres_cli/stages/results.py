@@ -96,6 +96,12 @@ def selection(cfg: RunConfig, questions_cell: dict[str, Any], base: dict[str, An
     return Selection(by_id, forget, retain, scored, context)
 
 
+def run_control(cfg: RunConfig) -> dict[str, Any]:
+    """results.json's ``run_control``: ``allow_fewer``, and ``controls: false`` with
+    ``--no-controls`` only (the default, on, leaves the record as it was before the switch)."""
+    return {"allow_fewer": cfg.allow_fewer, **({} if cfg.controls else {"controls": False})}
+
+
 def results_record(
     cfg: RunConfig,
     *,
@@ -116,7 +122,7 @@ def results_record(
         "schema_version": SCHEMA_VERSION,
         "leakres_version": metadata.version("leakres-cli"),
         "config": cfg.fingerprint_dict(),
-        "run_control": {"allow_fewer": cfg.allow_fewer},
+        "run_control": run_control(cfg),
         "model_path": run_info["model_path"],
         "seed": cfg.seed,
         "versions": library_versions(cfg),
