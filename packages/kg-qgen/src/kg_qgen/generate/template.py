@@ -320,32 +320,24 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         a, b = b, a
     noun = p.noun if not p.inverse else "value"
     frame = rng.randrange(FRAMES["CC"])
-    if frame == 0:
-        q = f"{p.wh} is the {noun} shared by {a} and {b}?"
-    elif frame == 1:
-        q = f"{a} and {b} have the same {noun}. {p.wh} is it?"
-    elif frame == 2:
-        q = f"Which {noun} is common to both {a} and {b}?"
-    elif frame == 3:
-        q = f"What {noun} do {a} and {b} have in common?"
-    elif frame == 4:
-        q = f"There is one {noun} that {a} shares with {b}. Which one?"
-    elif frame == 5:
+    # frame 8: not "Name the country that Vienna and Salzburg both have" (a city does not have
+    # one); "Who is it?" for people and groups (not "Name that person" for The Beatles)
+    article = "an" if noun[:1].lower() in "aeiou" else "a"
+    q = (  # the FRAMES["CC"] frames, by number
+        f"{p.wh} is the {noun} shared by {a} and {b}?",
+        f"{a} and {b} have the same {noun}. {p.wh} is it?",
+        f"Which {noun} is common to both {a} and {b}?",
+        f"What {noun} do {a} and {b} have in common?",
+        f"There is one {noun} that {a} shares with {b}. Which one?",
         # not "the country that belongs to the Sydney Opera House as well as to Sydney": the
         # relation read backwards
-        q = f"Can you name the {noun} that is identical for {a} and {b}?"
-    elif frame == 6:
-        q = f"Compare {a} with {b}: which {noun} matches?"
-    elif frame == 7:
+        f"Can you name the {noun} that is identical for {a} and {b}?",
+        f"Compare {a} with {b}: which {noun} matches?",
         # not "X, like Y, has a certain country": that does not say the two share it
-        q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
-    elif frame == 8:
-        # not "Name the country that Vienna and Salzburg both have" (a city does not have one)
-        article = "an" if noun[:1].lower() in "aeiou" else "a"
-        # "Who is it?" for people and groups (not "Name that person" for The Beatles)
-        q = f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}"
-    else:
-        q = f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?"
+        f"{a} has the same {noun} as {b}. {p.wh} is it?",
+        f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}",
+        f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?",
+    )[frame]
     return q, frame, {}
 
 
