@@ -66,6 +66,17 @@ MAX_OVERSAMPLE = 1000.0
 # sources that need no --input (fictional: --input is an optional spec such as "small,seed=1")
 NO_INPUT_SOURCES = frozenset({"builtin", "fictional"})
 
+# where the source's facts come from, the same for build and verify (a verify reloads the source)
+_INPUT = click.option(
+    "--input", "input_path", type=str, default=None, help="File, URL or name (mquake)."
+)
+_RELATIONS_FILE = click.option(
+    "--relations-file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Wikidata relation id -> label file (triples source).",
+)
+
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="kg-qgen")
@@ -75,17 +86,12 @@ def cli() -> None:
 
 @cli.command("build")
 @click.option("--source", type=click.Choice(available_sources()), required=True, show_default=True)
-@click.option("--input", "input_path", type=str, default=None, help="File, URL or name (mquake).")
+@_INPUT
 @click.option("--per-type", type=click.IntRange(1, MAX_PER_TYPE), default=100, show_default=True)
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--types", default=",".join(QUESTION_TYPES), show_default=True)
-@click.option(
-    "--relations-file",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Wikidata relation id -> label file (triples source).",
-)
+@_RELATIONS_FILE
 @click.option(
     "--strict",
     is_flag=True,
@@ -185,13 +191,8 @@ def build_cmd(
 @cli.command("verify")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--source", type=click.Choice(available_sources()), required=True)
-@click.option("--input", "input_path", type=str, default=None, help="File, URL or name (mquake).")
-@click.option(
-    "--relations-file",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Wikidata relation id -> label file (triples source).",
-)
+@_INPUT
+@_RELATIONS_FILE
 @click.option(
     "--report",
     "report_path",

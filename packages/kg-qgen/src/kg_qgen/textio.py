@@ -32,17 +32,23 @@ def decode_utf8(raw: bytes, path: str) -> str:
         ) from err
 
 
+def _read_error(err: OSError, what: str, p: Path) -> KgQgenInputError:
+    """The input error naming ``p`` for ``err``, raised opening or reading it: not found, a
+    directory, or any other OS error with its message."""
+    if isinstance(err, FileNotFoundError):
+        return KgQgenInputError(f"{what} not found", path=str(p))
+    if isinstance(err, IsADirectoryError):
+        return KgQgenInputError(f"{what} is a directory, not a file", path=str(p))
+    return KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p))
+
+
 def read_utf8(path: str | Path, what: str = "file") -> str:
     """The UTF-8 text of ``path`` (a missing file or a bad byte is a KgQgenInputError)."""
     p = Path(path)
     try:
         raw = p.read_bytes()
-    except FileNotFoundError as err:
-        raise KgQgenInputError(f"{what} not found", path=str(p)) from err
-    except IsADirectoryError as err:
-        raise KgQgenInputError(f"{what} is a directory, not a file", path=str(p)) from err
     except OSError as err:
-        raise KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p)) from err
+        raise _read_error(err, what, p) from err
     return decode_utf8(raw, str(p))
 
 
@@ -53,12 +59,8 @@ def iter_utf8_lines(path: str | Path, what: str = "file") -> Iterator[tuple[int,
     p = Path(path)
     try:
         fh = p.open("rb")
-    except FileNotFoundError as err:
-        raise KgQgenInputError(f"{what} not found", path=str(p)) from err
-    except IsADirectoryError as err:
-        raise KgQgenInputError(f"{what} is a directory, not a file", path=str(p)) from err
     except OSError as err:
-        raise KgQgenInputError(f"cannot read {what}: {err.strerror or err}", path=str(p)) from err
+        raise _read_error(err, what, p) from err
     with fh:
         n = 0
         while raw := fh.readline(MAX_LINE_BYTES + 1):

@@ -88,6 +88,17 @@ class MultiResponseItem:
     options: Sequence[str] = field(default_factory=tuple)
     responses: Sequence[str] = field(default_factory=tuple)
 
+    def judge_item(self, response: str) -> JudgeItem:
+        """This question with one ``response`` (any text, one of ``responses`` or not) to judge."""
+        return JudgeItem(
+            id=self.id,
+            question=self.question,
+            answer=self.answer,
+            aliases=self.aliases,
+            options=self.options,
+            response=response,
+        )
+
 
 @dataclass(frozen=True)
 class Verdict:

@@ -109,14 +109,5 @@ def single_response_items(items: list[MultiResponseItem]) -> list[JudgeItem]:
             raise InputError(
                 f"item '{item.id}' has {len(item.responses)} responses; use judge_any for several"
             )
-        out.append(
-            JudgeItem(
-                id=item.id,
-                question=item.question,
-                answer=item.answer,
-                aliases=item.aliases,
-                options=item.options,
-                response=item.responses[0],
-            )
-        )
+        out.append(item.judge_item(item.responses[0]))
     return out

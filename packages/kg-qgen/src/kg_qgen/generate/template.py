@@ -245,33 +245,24 @@ def _mp(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
     frame = rng.randrange(FRAMES["MP"])
     rule_clause, fact_clause = _lower_first(stated)[:-1], _lower_first(instance, s)[:-1]
     ask = rng.choice(rule.asks).replace("[X]", s)  # a bare question, for frames that embed it
-    # frames: where the rule, the instance and the ask stand and how they are joined; few
-    # words of their own, since every frame word is shared with the other questions using it
-    if frame == 0:
-        q = f"{stated} {instance} {conclusion}"
-    elif frame == 1:
-        q = f"Rule: {stated} Fact: {instance} {conclusion}"
-    elif frame == 2:
-        q = f"{stated} Now, {fact_clause}. {conclusion}"
-    elif frame == 3:
-        q = f"{instance} Keep in mind that {rule_clause}. {conclusion}"
-    elif frame == 4:
-        q = f"{stated} {instance} {_cap(ask)}"
-    elif frame == 5:
-        q = f"Given that {rule_clause}, and that {fact_clause}: {ask}"
-    elif frame == 6:
-        q = f"{instance} {stated} {conclusion}"
-    elif frame == 7:
-        q = f"{stated} Since {fact_clause}, {ask}"
-    elif frame == 8:
-        q = f"{instance} Note: {_lower_first(stated)} {_cap(ask)}"
-    elif frame == 9:
-        q = f"We know that {rule_clause}. {instance} {conclusion}"
-    elif frame == 10:
-        q = f"{instance} By the rule that {rule_clause}, {ask}"
-    else:
+    # frames (FRAMES["MP"] of them, by number): where the rule, the instance and the ask stand
+    # and how they are joined; few words of their own, since every frame word is shared with
+    # the other questions using it
+    q = (
+        f"{stated} {instance} {conclusion}",
+        f"Rule: {stated} Fact: {instance} {conclusion}",
+        f"{stated} Now, {fact_clause}. {conclusion}",
+        f"{instance} Keep in mind that {rule_clause}. {conclusion}",
+        f"{stated} {instance} {_cap(ask)}",
+        f"Given that {rule_clause}, and that {fact_clause}: {ask}",
+        f"{instance} {stated} {conclusion}",
+        f"{stated} Since {fact_clause}, {ask}",
+        f"{instance} Note: {_lower_first(stated)} {_cap(ask)}",
+        f"We know that {rule_clause}. {instance} {conclusion}",
+        f"{instance} By the rule that {rule_clause}, {ask}",
         # not "Suppose a person who ...": that reads as one hypothetical person, not a rule
-        q = f"Take it as a rule that {rule_clause}. As {fact_clause}, {ask}"
+        f"Take it as a rule that {rule_clause}. As {fact_clause}, {ask}",
+    )[frame]
     return q, frame, {"rule": stated, "rule_wording": wording}
 
 
@@ -329,32 +320,24 @@ def _cc(m: Match, g: KnowledgeGraph, idx: GraphIndex, rng: random.Random) -> Bui
         a, b = b, a
     noun = p.noun if not p.inverse else "value"
     frame = rng.randrange(FRAMES["CC"])
-    if frame == 0:
-        q = f"{p.wh} is the {noun} shared by {a} and {b}?"
-    elif frame == 1:
-        q = f"{a} and {b} have the same {noun}. {p.wh} is it?"
-    elif frame == 2:
-        q = f"Which {noun} is common to both {a} and {b}?"
-    elif frame == 3:
-        q = f"What {noun} do {a} and {b} have in common?"
-    elif frame == 4:
-        q = f"There is one {noun} that {a} shares with {b}. Which one?"
-    elif frame == 5:
+    # frame 8: not "Name the country that Vienna and Salzburg both have" (a city does not have
+    # one); "Who is it?" for people and groups (not "Name that person" for The Beatles)
+    article = "an" if noun[:1].lower() in "aeiou" else "a"
+    q = (  # the FRAMES["CC"] frames, by number
+        f"{p.wh} is the {noun} shared by {a} and {b}?",
+        f"{a} and {b} have the same {noun}. {p.wh} is it?",
+        f"Which {noun} is common to both {a} and {b}?",
+        f"What {noun} do {a} and {b} have in common?",
+        f"There is one {noun} that {a} shares with {b}. Which one?",
         # not "the country that belongs to the Sydney Opera House as well as to Sydney": the
         # relation read backwards
-        q = f"Can you name the {noun} that is identical for {a} and {b}?"
-    elif frame == 6:
-        q = f"Compare {a} with {b}: which {noun} matches?"
-    elif frame == 7:
+        f"Can you name the {noun} that is identical for {a} and {b}?",
+        f"Compare {a} with {b}: which {noun} matches?",
         # not "X, like Y, has a certain country": that does not say the two share it
-        q = f"{a} has the same {noun} as {b}. {p.wh} is it?"
-    elif frame == 8:
-        # not "Name the country that Vienna and Salzburg both have" (a city does not have one)
-        article = "an" if noun[:1].lower() in "aeiou" else "a"
-        # "Who is it?" for people and groups (not "Name that person" for The Beatles)
-        q = f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}"
-    else:
-        q = f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?"
+        f"{a} has the same {noun} as {b}. {p.wh} is it?",
+        f"{a} and {b} share {article} {noun}. {'Who is it?' if p.person else 'Name it.'}",
+        f"{_cap(p.np(a))} is also {p.np(b)}. {p.wh} is it?",
+    )[frame]
     return q, frame, {}
 
 

@@ -89,13 +89,22 @@ def _sh(m: Match, g: KnowledgeGraph) -> str:
     )
 
 
-def _hs(m: Match, g: KnowledgeGraph) -> str:
+def _chain(m: Match, g: KnowledgeGraph) -> tuple[str, str, str, str, str, str]:
+    """A two-hop match's labels (subject, bridge, answer), its relations as nouns (first hop,
+    second hop) and its "Chain of facts" lines with the bridge written ``[BRIDGE]``."""
     f1, f2 = m.premises
     s, b, o = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
-    return (
+    chain = (
         "Chain of facts:\n"
         f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o)}\n"
+    )
+    return s, b, o, _noun(g, f1.relation), _noun(g, f2.relation), chain
+
+
+def _hs(m: Match, g: KnowledgeGraph) -> str:
+    s, b, o, r1, r2, chain = _chain(m, g)
+    return (
+        f"{chain}"
         f"Write a question that asks for the {r2} of the {r1} of {s}. Refer to [BRIDGE] only "
         f'as "the {r1} of {s}": [BRIDGE] is "{b}", which must not be mentioned. '
         f'The answer is "{o}"; the question must not contain "{o}".'
@@ -105,14 +114,11 @@ def _hs(m: Match, g: KnowledgeGraph) -> str:
 def _mp(m: Match, g: KnowledgeGraph) -> str:
     from kg_qgen.match.mp import RULES  # kg-qgen's documented table of true general rules
 
-    f1, f2 = m.premises
-    s, b, o = g.label(f1.subject), g.label(f1.object), g.label(f2.object)
-    r1, r2 = _noun(g, f1.relation), _noun(g, f2.relation)
-    rule = RULES[(f1.relation, f2.relation)]
+    s, b, o, r1, r2, chain = _chain(m, g)
+    rule = RULES[tuple(f.relation for f in m.premises)]
     instance = capitalize_sentences(rule.instance.replace("[X]", s), [s])
     return (
-        "Chain of facts:\n"
-        f"{_fact(g, s, f1.relation, '[BRIDGE]')}\n{_fact(g, '[BRIDGE]', f2.relation, o)}\n"
+        f"{chain}"
         f"General rule: {rule.rule}\n"
         f'Masked instance: "{instance}"\n'
         f"Write a question that (1) states the general rule, (2) states the masked instance "

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 
 from kg_qgen.match.base import Match
-from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.index import GraphIndex, MatchConfig, target_facts
 from kg_qgen.semantics.relations import MULTI_VALUED
 
 _TRIES = 8
@@ -25,9 +25,7 @@ def find(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter | None = None
 ) -> list[Match]:
     out: list[Match] = []
-    for f in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
-            break
+    for f in target_facts(index, index.facts, cfg, rng, out, unique=False):
         sharing = index.facts_with[(f.relation, f.object)]
         if len(sharing) < 2 or f.relation in MULTI_VALUED:  # several right shared values
             continue

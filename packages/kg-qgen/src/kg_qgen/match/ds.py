@@ -27,7 +27,7 @@ from collections import Counter
 from kg_qgen.graph import Fact
 from kg_qgen.match.base import Match, note
 from kg_qgen.match.ds_clues import Clue, class_pool, class_relation, clues_for, name_hint
-from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.index import GraphIndex, MatchConfig, target_facts
 
 __all__ = ["find"]
 
@@ -41,11 +41,7 @@ def find(
 ) -> list[Match]:
     n_distract = max(2, cfg.ds_options - 1)
     out: list[Match] = []
-    for f in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
-            break
-        if cfg.require_unique and not index.is_unique(f.subject, f.relation):
-            continue
+    for f in target_facts(index, index.facts, cfg, rng, out):
         pool, why = class_pool(index, f)
         if why is not None:
             note(stats, why)

@@ -10,18 +10,14 @@ import random
 from collections import Counter
 
 from kg_qgen.match.base import Match
-from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.index import GraphIndex, MatchConfig, target_facts
 
 
 def find(
     index: GraphIndex, cfg: MatchConfig, rng: random.Random, stats: Counter | None = None
 ) -> list[Match]:
     out: list[Match] = []
-    for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
-            break
-        if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):
-            continue
+    for f1 in target_facts(index, index.facts, cfg, rng, out):
         for f2 in index.chains(f1, rng, cfg.max_per_target):
             out.append(Match("HS", [f1, f2], target=f1, bridge=f1.object, answer=f2.object))
     return out[: cfg.max_matches] if cfg.max_matches is not None else out

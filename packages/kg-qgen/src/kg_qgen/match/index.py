@@ -27,7 +27,7 @@ from kg_qgen.semantics.source_defects import (
 )
 from kg_qgen.textnorm import long_tokens, normalize
 
-__all__ = ["GraphIndex", "MatchConfig", "sample_targets"]
+__all__ = ["GraphIndex", "MatchConfig", "sample_targets", "target_facts"]
 
 
 @dataclass
@@ -379,3 +379,23 @@ def sample_targets(facts: list[Fact], rng: random.Random) -> Iterator[Fact]:
     rng.shuffle(order)
     for i in order:
         yield facts[i]
+
+
+def target_facts(
+    index: GraphIndex,
+    facts: list[Fact],
+    cfg: MatchConfig,
+    rng: random.Random,
+    out: list,
+    unique: bool = True,
+) -> Iterator[Fact]:
+    """A matcher's targets: :func:`sample_targets` of ``facts``, ending once the matcher's
+    ``out`` holds ``cfg.max_matches`` matches (checked before each fact); with ``unique`` and
+    ``cfg.require_unique``, a fact whose answer is not unique (:meth:`GraphIndex.is_unique`)
+    is passed over."""
+    for f in sample_targets(facts, rng):
+        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
+            return
+        if unique and cfg.require_unique and not index.is_unique(f.subject, f.relation):
+            continue
+        yield f

@@ -16,7 +16,7 @@ import random
 from collections import Counter
 
 from kg_qgen.match.base import Match, note
-from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.index import GraphIndex, MatchConfig, target_facts
 from kg_qgen.textnorm import contains_phrase, long_tokens, normalize
 
 
@@ -48,11 +48,7 @@ def find(
     candidates = index.alias_facts()
     if stats is not None:  # aliases refused for not identifying their entity, once each
         stats.update(index.alias_rejections)
-    for f in sample_targets(candidates, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
-            break
-        if cfg.require_unique and not index.is_unique(f.subject, f.relation):
-            continue
+    for f in target_facts(index, candidates, cfg, rng, out):
         aliases = usable_aliases(index, f.subject, f.object, stats)
         if not aliases:
             continue

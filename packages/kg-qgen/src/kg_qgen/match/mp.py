@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from kg_qgen.match.base import Match, note
-from kg_qgen.match.index import GraphIndex, MatchConfig, sample_targets
+from kg_qgen.match.index import GraphIndex, MatchConfig, target_facts
 from kg_qgen.match.mp_asks import ASK_ALT as _ASK_ALT
 from kg_qgen.match.mp_asks import ASK_LEADS as _ASK_LEADS
 from kg_qgen.semantics.classes import is_a
@@ -385,9 +385,7 @@ def find(
         raise ValueError(f"mp_pairs {unknown} have no rule in kg_qgen.match.mp.RULES")
     first = {r1 for r1, _ in allowed}
     out: list[Match] = []
-    for f1 in sample_targets(index.facts, rng):
-        if cfg.max_matches is not None and len(out) >= cfg.max_matches:
-            break
+    for f1 in target_facts(index, index.facts, cfg, rng, out, unique=False):
         if f1.relation not in first:
             continue
         if cfg.require_unique and not index.is_unique(f1.subject, f1.relation):

@@ -54,20 +54,30 @@ def _cut_once(text: str, phrase: str) -> str:
     return (padded[:i] + " " + padded[i + len(needle) :]).strip()
 
 
+def _names(text: str, forms: list[str], what: str, noun: str = "", where: str = "") -> str | None:
+    """Why the normalized question ``text`` names the ``what`` ("bridge" or "answer") through
+    one of its surface ``forms``: a form, a demonym of a form, or a long word of the first form;
+    None when it does not. ``noun`` follows ``what`` in the form message (" entity"), ``where``
+    ends the form and demonym messages (" outside the option list")."""
+    for form in forms:
+        if contains_phrase(text, normalize(form)):
+            return f"question contains the {what}{noun} {form!r}{where}"
+    for dem in demonyms_for(forms):
+        if contains_phrase(text, normalize(dem)):
+            return f"question contains {dem!r}, a demonym of the {what} {forms[0]!r}{where}"
+    if forms:
+        shared = sorted(long_tokens(normalize(forms[0])) & set(text.split()))
+        if shared:
+            return f"question shares the word {shared[0]!r} with the {what} {forms[0]!r}"
+    return None
+
+
 def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
     """Why the record leaks, or None."""
     text = normalize(record.get("question", ""))
-    bridge_forms = _surface_forms(record, graph, "bridge")
-    for form in bridge_forms:
-        if contains_phrase(text, normalize(form)):
-            return f"question contains the bridge entity {form!r}"
-    for dem in demonyms_for(bridge_forms):
-        if contains_phrase(text, normalize(dem)):
-            return f"question contains {dem!r}, a demonym of the bridge {bridge_forms[0]!r}"
-    if bridge_forms:
-        shared = sorted(long_tokens(normalize(bridge_forms[0])) & set(text.split()))
-        if shared:
-            return f"question shares the word {shared[0]!r} with the bridge {bridge_forms[0]!r}"
+    named = _names(text, _surface_forms(record, graph, "bridge"), "bridge", " entity")
+    if named is not None:
+        return named
     answer_text = text
     if record.get("type") == "DS":
         options = record.get("options") or []
@@ -78,17 +88,9 @@ def find_leak(record: dict, graph: KnowledgeGraph | None = None) -> str | None:
     if record.get("type") == "MT":
         return None  # both options are named alike (conditional + ask): verify.mt_text checks
     where = " outside the option list" if record.get("type") == "DS" else ""
-    answer_forms = _surface_forms(record, graph, "answer")
-    for form in answer_forms:
-        if contains_phrase(answer_text, normalize(form)):
-            return f"question contains the answer {form!r}{where}"
-    for dem in demonyms_for(answer_forms):
-        if contains_phrase(answer_text, normalize(dem)):
-            return f"question contains {dem!r}, a demonym of the answer {answer_forms[0]!r}{where}"
-    if answer_forms:
-        shared = sorted(long_tokens(normalize(answer_forms[0])) & set(answer_text.split()))
-        if shared:
-            return f"question shares the word {shared[0]!r} with the answer {answer_forms[0]!r}"
+    named = _names(answer_text, _surface_forms(record, graph, "answer"), "answer", "", where)
+    if named is not None:
+        return named
     if graph is not None:
         return _neighbour_leak(record, graph, answer_text)
     return None

@@ -97,30 +97,20 @@ def ds_question(
     joiner = rng.choice((" or ", " and ", ", or "))
     opts = ", ".join(options[:-1]) + joiner + options[-1]
     frame = rng.randrange(N_FRAMES)
-    if frame == 0:
-        q = f"{_cap(np)} is one of {opts}. Also, {clause}. Which one is it?"
-    elif frame == 1:
-        q = f"Exactly one of {opts} is {np}, and {clause}. Which is it?"
-    elif frame == 2:
-        q = f"Choose from {opts}: {wh.lower()} is {np}? Note that {clause}."
-    elif frame == 3:
-        q = f"Among {opts}, one is {np}. Given that {clause}, which one?"
-    elif frame == 4:
-        q = f"Here are candidates for {np}: {opts}. We know {clause}. What is the answer?"
-    elif frame == 5:
-        q = f"Knowing that {clause}, pick {np} from these: {opts}."
-    elif frame == 6:
-        q = f"{_cap(clause)}. So which of {opts} is {np}?"
-    elif frame == 7:  # a yes/no-looking frame lists the options with "or", never "and"
-        q = f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}."
-    elif frame == 8:
-        q = f"Which of {opts} is {np}, if {clause}?"
-    elif frame == 9:
-        q = f"{_cap(np)}: {opts}? Hint: {clause}."
-    elif frame == 10:
-        q = f"Since {clause}, which is {np}: {opts}?"
-    elif frame == 11:
-        q = f"Options: {opts}. {_cap(clause)}. Which is {np}?"
-    else:
-        q = f"{_cap(np)} is among {opts}; {clause}. Name it."
+    q = (  # the N_FRAMES frames, by number
+        f"{_cap(np)} is one of {opts}. Also, {clause}. Which one is it?",
+        f"Exactly one of {opts} is {np}, and {clause}. Which is it?",
+        f"Choose from {opts}: {wh.lower()} is {np}? Note that {clause}.",
+        f"Among {opts}, one is {np}. Given that {clause}, which one?",
+        f"Here are candidates for {np}: {opts}. We know {clause}. What is the answer?",
+        f"Knowing that {clause}, pick {np} from these: {opts}.",
+        f"{_cap(clause)}. So which of {opts} is {np}?",
+        # a yes/no-looking frame lists the options with "or", never "and"
+        f"Is {np} {', '.join(options[:-1])} or {options[-1]}? Bear in mind that {clause}.",
+        f"Which of {opts} is {np}, if {clause}?",
+        f"{_cap(np)}: {opts}? Hint: {clause}.",
+        f"Since {clause}, which is {np}: {opts}?",
+        f"Options: {opts}. {_cap(clause)}. Which is {np}?",
+        f"{_cap(np)} is among {opts}; {clause}. Name it.",
+    )[frame]
     return q, frame

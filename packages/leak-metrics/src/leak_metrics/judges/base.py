@@ -64,16 +64,7 @@ def judge_any(
     owners: list[int] = []
     for index, item in enumerate(items):
         for response in item.responses:
-            flat.append(
-                JudgeItem(
-                    id=item.id,
-                    question=item.question,
-                    answer=item.answer,
-                    aliases=item.aliases,
-                    options=item.options,
-                    response=response,
-                )
-            )
+            flat.append(item.judge_item(response))
             owners.append(index)
     verdicts = judge.judge(flat) if flat else []
     grouped: list[list[Verdict]] = [[] for _ in items]

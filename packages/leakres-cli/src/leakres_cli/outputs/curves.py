@@ -11,7 +11,7 @@ with ``--no-controls`` (:func:`controls_off`) shows "controls: off" where the co
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,27 +75,42 @@ def curve_rows(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _controls(
+    results: Mapping[str, Any],
+) -> Iterator[tuple[str, Mapping[str, Any], Mapping[str, Any]]]:
+    """``(method, its results.json entry, its controls)`` of each method that has controls."""
+    for method, m in (results.get("methods") or {}).items():
+        c = m.get("controls") if isinstance(m, Mapping) else None
+        if isinstance(c, Mapping):
+            yield method, m, c
+
+
+def _rr(m: Mapping[str, Any], attack: str, hop: str) -> Any:
+    """The method's RR block of ``attack`` on ``hop`` ("SH"/"MH"); None when it has none."""
+    return ((m.get("attacks") or {}).get(attack) or {}).get(f"rr_{hop}")
+
+
+def _fq(m: Mapping[str, Any], key: str) -> Any:
+    """The method's FQ block that a knowledge-free FQ ``key`` stands beside ("all_types",
+    "multi_hop" or a question type); None when it has none."""
+    whole = {"all_types": m.get("fq_all_types"), "multi_hop": m.get("fq_multi_hop")}
+    return whole.get(key, ((m.get("per_type") or {}).get(key) or {}).get("fq"))
+
+
 def control_rows(results: Mapping[str, Any]) -> tuple[list[list[str]], list[list[str]]]:
     """(RR beside the false-recovery rate and net recovery, per method/attack/hop;
     FQ beside the knowledge-free FQ, per method and type)."""
     rr_rows, fq_rows = [], []
-    for method, m in (results.get("methods") or {}).items():
-        c = m.get("controls") if isinstance(m, Mapping) else None
-        if not isinstance(c, Mapping):
-            continue
+    for method, m, c in _controls(results):
         for attack, frr in (c.get("false_recovery") or {}).items():
             for hop, hop_name in HOPS:
-                rr = (m.get("attacks") or {}).get(attack, {}).get(f"rr_{hop}")
                 net = (c.get("net_recovery") or {}).get(attack, {}).get(hop)
+                rr = _rr(m, attack, hop)
                 rr_rows.append(
                     [method, attack, hop_name, _pct(rr), _pct(frr.get(hop)), _points(net)]
                 )
-        kf = c.get("fq_knowledge_free") or {}
-        for key, value in kf.items():
-            fq = {"all_types": m.get("fq_all_types"), "multi_hop": m.get("fq_multi_hop")}.get(
-                key, (m.get("per_type") or {}).get(key, {}).get("fq")
-            )
-            fq_rows.append([method, key, _pct(fq), _points(value)])
+        for key, value in (c.get("fq_knowledge_free") or {}).items():
+            fq_rows.append([method, key, _pct(_fq(m, key)), _points(value)])
     return rr_rows, fq_rows
 
 
@@ -243,22 +258,17 @@ def write_tables(results: Mapping[str, Any], tables: Path) -> list[Path]:
         write_text_atomic(tables / "recovery_curves.csv", _csv(rows))
         written.append(tables / "recovery_curves.csv")
     control: list[list[Any]] = [["method", "what", "of", "value", "control", "control_value"]]
-    for method, m in (results.get("methods") or {}).items():
-        c = m.get("controls") if isinstance(m, Mapping) else None
-        if not isinstance(c, Mapping):
-            continue
+    for method, m, c in _controls(results):
         for attack, frr in (c.get("false_recovery") or {}).items():
             for hop, _ in HOPS:
-                rr = ((m.get("attacks") or {}).get(attack) or {}).get(f"rr_{hop}") or {}
+                rr = _rr(m, attack, hop) or {}
                 control.append([method, f"RR {attack}", hop, rr.get("value"), "false-recovery rate",
                                 (frr.get(hop) or {}).get("value")])  # fmt: skip
                 control.append([method, f"RR {attack}", hop, rr.get("value"), "net recovery",
                                 c["net_recovery"][attack][hop]])  # fmt: skip
         for key, value in (c.get("fq_knowledge_free") or {}).items():
-            fq = {"all_types": m.get("fq_all_types"), "multi_hop": m.get("fq_multi_hop")}.get(
-                key, ((m.get("per_type") or {}).get(key) or {}).get("fq")
-            )
-            control.append([method, "FQ", key, (fq or {}).get("value"), "knowledge-free FQ", value])
+            fq = _fq(m, key) or {}
+            control.append([method, "FQ", key, fq.get("value"), "knowledge-free FQ", value])
     if controls_off(results):  # --no-controls: one row that says so, never empty numbers
         control.append(["*", "RR and FQ", "", "", CONTROLS_OFF_TEXT, "off"])
     if len(control) > 1:

@@ -1,11 +1,16 @@
-"""Config fields shared by every attack that decodes."""
+"""Config fields shared by every attack that decodes, and the greedy decoding of the attacks
+that change the weights."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
 from ..base import AttackConfig
 from ..errors import ConfigError
+from ..generation import generate, question_prompt
+from ..records import QuestionRecord
 
 
 @dataclasses.dataclass
@@ -24,3 +29,24 @@ class DecodeConfig(AttackConfig):
     def validate(self) -> None:
         if self.max_new_tokens < 1 or self.batch_size < 1:
             raise ConfigError(f"{type(self).__name__}: max_new_tokens and batch_size must be >= 1")
+
+
+def greedy_answers(
+    model: Any,
+    tokenizer: Any,
+    questions: Sequence[QuestionRecord],
+    c: DecodeConfig,
+    *,
+    progress: bool,
+) -> list[list[str]]:
+    """``model``'s greedy answers to ``questions`` (their chat prompts) under ``c``'s decoding
+    budget, in process (no engine: the attacks that change the weights decode their own copy)."""
+    return generate(
+        model,
+        tokenizer,
+        [question_prompt(q) for q in questions],
+        max_new_tokens=c.max_new_tokens,
+        batch_size=c.batch_size,
+        seed=c.seed,
+        progress=progress,
+    )

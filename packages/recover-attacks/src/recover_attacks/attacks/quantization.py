@@ -24,10 +24,10 @@ from torch import nn
 from ..base import Attack, AttackInputs, AttackResult
 from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingDependencyError, RecoverAttacksError
-from ..generation import generate, model_device, question_prompt
+from ..generation import model_device
 from ..loading import load_model
 from ..records import QuestionRecord
-from .common import DecodeConfig
+from .common import DecodeConfig, greedy_answers
 
 BNB_INSTALL_HINT = (
     "the quantization attack with method nf4/fp4/int8 needs bitsandbytes: "
@@ -348,15 +348,7 @@ class QuantizationAttack(Attack[QuantizationConfig]):
             with warnings.catch_warnings():
                 # bitsandbytes int8 on CPU warns on every matmul that inputs are cast to fp16.
                 warnings.filterwarnings("ignore", message="MatMul8bitLt")
-                responses = generate(
-                    qmodel,
-                    tokenizer,
-                    [question_prompt(q) for q in questions],
-                    max_new_tokens=c.max_new_tokens,
-                    batch_size=c.batch_size,
-                    seed=c.seed,
-                    progress=progress,
-                )
+                responses = greedy_answers(qmodel, tokenizer, questions, c, progress=progress)
         finally:
             del qmodel
             gc.collect()

@@ -24,13 +24,11 @@ from ..budget_axis import BudgetAxis
 from ..errors import ConfigError, MissingInputError
 from ..generation import (
     format_prompt,
-    generate,
     has_chat_template,
     model_device,
-    question_prompt,
 )
 from ..records import QuestionRecord, as_qa_pairs, check_no_forgotten_fact
-from .common import DecodeConfig
+from .common import DecodeConfig, greedy_answers
 
 
 @dataclasses.dataclass
@@ -223,15 +221,7 @@ class RelearnAttack(Attack[RelearnConfig]):
             model, tokenizer, [(q, a) for q, a, _ in pairs], c, progress=progress
         )
         try:
-            responses = generate(
-                peft_model,
-                tokenizer,
-                [question_prompt(q) for q in questions],
-                max_new_tokens=c.max_new_tokens,
-                batch_size=c.batch_size,
-                seed=c.seed,
-                progress=progress,
-            )
+            responses = greedy_answers(peft_model, tokenizer, questions, c, progress=progress)
         finally:
             del peft_model
             gc.collect()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .config import DecodingConfig
+from .errors import EngineError
 
 #: ``generate_fn(prompts, max_new_tokens, stop) -> texts``: one greedy response per formatted
 #: prompt, cut before the first stop string. The shape leak-metrics' BBH and kg-qgen's local
@@ -41,6 +42,14 @@ class EngineStats:
 
 
 _GENERATED_TOKENS = [0]  # every engine call in this process, summed (a profiler reads deltas)
+
+
+def check_prompts(engine: str, prompts: Sequence[Any]) -> None:
+    """Engines take formatted prompts only: an :class:`EngineError` naming ``engine`` and the
+    first prompt (by index) that is not a string."""
+    for i, p in enumerate(prompts):
+        if not isinstance(p, str):
+            raise EngineError(f"{engine}: prompt #{i} must be a string, got {type(p).__name__}")
 
 
 def count_generated(n: int) -> None:

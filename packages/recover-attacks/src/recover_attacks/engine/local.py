@@ -33,7 +33,7 @@ from typing import Any
 import torch
 
 from . import kv
-from .base import Engine, EngineStats, count_generated
+from .base import Engine, EngineStats, check_prompts, count_generated
 from .config import DecodingConfig
 from .continuous import ContinuousBatching
 from .errors import EngineError
@@ -168,11 +168,7 @@ class LocalEngine(ContinuousBatching, Engine):
     ) -> list[list[str]]:
         """See :meth:`Engine.complete`. ``seeds`` (one per prompt) replaces ``config.seed`` per
         prompt (a server batching requests that each carry their own seed)."""
-        for i, p in enumerate(prompts):
-            if not isinstance(p, str):
-                raise EngineError(
-                    f"LocalEngine: prompt #{i} must be a string, got {type(p).__name__}"
-                )
+        check_prompts("LocalEngine", prompts)
         if not prompts:
             self.last_stats = EngineStats()
             self.last_finish_reasons = []

@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ..errors import MissingDependencyError
-from .base import Engine, EngineStats, count_generated
+from .base import Engine, EngineStats, check_prompts, count_generated
 from .config import DecodingConfig, request_seed
 from .errors import EngineError, ServerError
 
@@ -172,11 +172,7 @@ class OpenAIEngine(Engine):
     def complete(
         self, prompts: Sequence[str], config: DecodingConfig, *, progress: bool = False
     ) -> list[list[str]]:
-        for i, p in enumerate(prompts):
-            if not isinstance(p, str):
-                raise EngineError(
-                    f"OpenAIEngine: prompt #{i} must be a string, got {type(p).__name__}"
-                )
+        check_prompts("OpenAIEngine", prompts)
         stats = EngineStats(prompts=len(prompts), responses=len(prompts) * config.num_samples)
         self.last_stats = stats
         started = time.perf_counter()
