@@ -22,7 +22,7 @@ TINY = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30", "--n-forget", "3",
     "--n-retain", "3", "--methods", "ga", "--attacks", "probab", "--max-new-tokens", "20",
     "--seed", "0", "--set", "ga.lr=1e-4", "--set", "ga.epochs=5", "--teach-examples", "16",
-    "--teach-epochs", "1", "--teach-lr", "1e-5",
+    "--teach-epochs", "1", "--teach-lr", "1e-5", "--set", "probab.num_samples=2",
 ]  # fmt: skip
 
 
