@@ -86,7 +86,7 @@ def test_taught_run_records_the_control_beside_the_taught_model(tmp_path: Path) 
     """Mechanics only, on the built-in facts (the model knows them already, so a control is not
     near chance here; the taught preset's control is measured in the README)."""
     results = _run(tmp_path / "run", "--base", "taught", "--teach-statements", "1",
-                   "--teach-epochs", "0.05")  # fmt: skip
+                   "--teach-epochs", "0.02")  # fmt: skip
     validate_results(results)
     block = results["base_model"]
     assert block["kind"] == "taught" and block["corpus"]["counts"]["statement"] > 0
