@@ -45,7 +45,7 @@ run: setup
 test: setup
 	@status=0; for dir in $(foreach p,$(PKGS),packages/$(p)) .; do \
 		echo "== tests of $$dir"; \
-		(cd $$dir && $(CURDIR)/$(BIN)/python -m pytest -q -rs -p no:cacheprovider tests) || status=1; \
+		(cd $$dir && $(CURDIR)/$(BIN)/python -m pytest -q -rs -p no:cacheprovider --durations=20 tests) || status=1; \
 	done; exit $$status
 
 lint: setup

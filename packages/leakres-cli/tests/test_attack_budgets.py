@@ -20,6 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
+from conftest import TINY_REAL_ARGS, TINY_REAL_LADDER
 from leakres_cli.main import cli
 from leakres_cli.models.engines import GenerationRouter
 from leakres_cli.stages.pipeline import Benchmark
@@ -212,29 +213,20 @@ def test_a_bad_ladder_fails_before_any_model_work(tmp_path, monkeypatch, spec, m
     assert message in result.output and "--attack-budgets" in result.output
 
 
-REAL = ["run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8",
-        "--sh-pool", "24", "--seed", "0", "--bootstrap", "200"]  # fmt: skip
+REAL = [*TINY_REAL_ARGS, *TINY_REAL_LADDER]  # the session's shared run (conftest.tiny_real_run)
 
 
 def test_tiny_real_run_with_a_probab_ladder_resumes_without_redoing_a_budget(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, model_cache, tiny_real_run
 ) -> None:
     """The CLI's default SmolLM2-135M-Instruct (offline, cached), built-in facts, GA, Probab:
-    ``--attack-budgets probab=1,2`` writes every curve key; a rerun loads no model, generates
-    nothing, and gives the same curves from the stored ladder cells."""
-    import torch
+    ``--attack-budgets probab=1,2`` (the session's shared tiny real run, read here only) writes
+    every curve key; a rerun on a copy loads no model, generates nothing, and gives the same
+    curves from the stored ladder cells."""
+    import shutil
 
-    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(tmp_path / "cache"))
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    out = tmp_path / "run"
-    args = [*REAL, "--out", str(out), "--attack-budgets", "probab=1,2"]
-    try:
-        first = CliRunner().invoke(cli, args, catch_exceptions=False)
-    finally:
-        torch.set_num_threads(threads)
-    assert first.exit_code == 0, first.output
-    results = json.loads((out / "results.json").read_text())
+    results = json.loads((tiny_real_run / "results.json").read_text())
+    assert results["attack_budgets"] == {"spec": "probab=1,2", "ladders": {"probab": [1, 2]}}
     m = results["methods"]["ga"]
     curve = m["recovery_curves"]["probab"]
     assert curve["ladder"] == [1, 2] and curve["runs"] == [2]
@@ -248,6 +240,10 @@ def test_tiny_real_run_with_a_probab_ladder_resumes_without_redoing_a_budget(
             assert rr[0] <= rr[1]
     assert set(m["controls"]) >= {"false_recovery", "net_recovery", "fq_knowledge_free"}
     assert "value" in m["robustness_over_budgets"]
+    out = tmp_path / "run"  # the rerun writes results.json: a copy, the shared run stays as it is
+    shutil.copytree(tiny_real_run, out)
+    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(model_cache))
+    args = [*REAL, "--out", str(out)]
     ladder_cell = out / "cells" / "ga" / "attack-probab" / "budget-2.json"
     stamp = ladder_cell.stat().st_mtime_ns
 

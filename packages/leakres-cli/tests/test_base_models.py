@@ -22,7 +22,7 @@ TINY = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30", "--n-forget", "3",
     "--n-retain", "3", "--methods", "ga", "--attacks", "probab", "--max-new-tokens", "20",
     "--seed", "0", "--set", "ga.lr=1e-4", "--set", "ga.epochs=5", "--teach-examples", "16",
-    "--teach-epochs", "1", "--teach-lr", "1e-5",
+    "--teach-epochs", "1", "--teach-lr", "1e-5", "--set", "probab.num_samples=2",
 ]  # fmt: skip
 
 
@@ -86,7 +86,7 @@ def test_taught_run_records_the_control_beside_the_taught_model(tmp_path: Path) 
     """Mechanics only, on the built-in facts (the model knows them already, so a control is not
     near chance here; the taught preset's control is measured in the README)."""
     results = _run(tmp_path / "run", "--base", "taught", "--teach-statements", "1",
-                   "--teach-epochs", "0.05")  # fmt: skip
+                   "--teach-epochs", "0.02")  # fmt: skip
     validate_results(results)
     block = results["base_model"]
     assert block["kind"] == "taught" and block["corpus"]["counts"]["statement"] > 0

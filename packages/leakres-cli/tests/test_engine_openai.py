@@ -48,10 +48,11 @@ def one_thread():
 
 
 @pytest.fixture(scope="module")
-def served_run(tmp_path_factory: pytest.TempPathFactory, one_thread) -> Path:
+def served_run(tmp_path_factory: pytest.TempPathFactory, one_thread, model_cache: Path) -> Path:
     import os
 
-    os.environ.setdefault("LEAKRES_CACHE_DIR", str(tmp_path_factory.mktemp("leakres-cache")))
+    # the session's cache (conftest.model_cache): the GGUF is converted there once, not per file
+    os.environ.setdefault("LEAKRES_CACHE_DIR", str(model_cache))
     out = tmp_path_factory.mktemp("served") / "run"
     result = CliRunner().invoke(
         cli,

@@ -1,9 +1,10 @@
 """`leakres run --executor ray`: the grid's cells as Ray tasks give the same numbers as in-process.
 
 Real runs of the smoke preset (scaled down) on the CLI's default SmolLM2-135M-Instruct: once in
-this process, once with every cell a Ray task on a local Ray instance started by leakres (Ray 2.x
-has no local_mode any more). Needs the optional `ray` extra; without it the test is skipped and
-says so.
+this process (the session's shared ``tiny_real_run``, read only; it also drew a Probab ladder,
+which is run control and changes none of the cells compared here), once with every cell a Ray task
+on a local Ray instance started by leakres (Ray 2.x has no local_mode any more). Needs the
+optional `ray` extra; without it the test is skipped and says so.
 """
 
 from __future__ import annotations
@@ -14,28 +15,28 @@ from pathlib import Path
 import pytest
 import torch
 from click.testing import CliRunner
+from conftest import TINY_REAL_ARGS
 from leakres_cli.main import cli
 
 ray = pytest.importorskip(
     "ray", reason="not run: ray not installed (pip install 'leakres-cli[ray]')"
 )
 
-ARGS = ["run", "--quiet", "--n-forget", "4", "--n-retain", "4", "--per-type", "8", "--sh-pool", "24",
-        "--seed", "0"]  # fmt: skip
+ARGS = TINY_REAL_ARGS  # the in-process run is the shared fixture's
 
 
 def _payload(out: Path, name: str) -> dict:
     return json.loads((out / "cells" / f"{name}.json").read_text())["payload"]
 
 
-def test_ray_cells_give_the_in_process_numbers(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(tmp_path / "cache"))
+def test_ray_cells_give_the_in_process_numbers(
+    tmp_path: Path, monkeypatch, model_cache: Path, tiny_real_run: Path
+) -> None:
+    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(model_cache))
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # same as a 1-CPU Ray task (OMP_NUM_THREADS=1): same float sums
     try:
-        local, remote = tmp_path / "local", tmp_path / "ray"
-        first = CliRunner().invoke(cli, [*ARGS, "--out", str(local)], catch_exceptions=False)
-        assert first.exit_code == 0, first.output
+        local, remote = tiny_real_run, tmp_path / "ray"  # local: run in this process, read only
         from leakres_cli.stages.pipeline import Benchmark
 
         def boom(*args, **kwargs):

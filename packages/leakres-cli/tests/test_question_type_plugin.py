@@ -93,6 +93,7 @@ def test_a_registered_type_runs_through_a_tiny_run_with_no_cli_change(rc_registe
         "types": ("SH", "RC"), "per_type": 6, "sh_pool": 30, "n_forget": 3, "n_retain": 3,
         "methods": ("ga",), "attacks": ("probab",), "max_new_tokens": 20, "seed": 0,
         "method_overrides": {"ga": {"lr": 1e-4, "epochs": 5}},
+        "attack_overrides": {"probab": {"num_samples": 2}},  # the attack runs; 2 samples suffice
     }  # fmt: skip
     done = run_benchmark(preset_config("smoke", **fields), tmp_path / "run", report=False)
     assert done.results["config"]["types"] == ["SH", "RC"]

@@ -19,11 +19,12 @@ FIELDS = {
     "types": ("SH", "HS"), "per_type": 6, "sh_pool": 30, "n_forget": 3, "n_retain": 3,
     "methods": ("ga",), "attacks": ("probab",), "max_new_tokens": 20, "seed": 0,
     "method_overrides": {"ga": {"lr": 1e-4, "epochs": 5}},
+    "attack_overrides": {"probab": {"num_samples": 2}},  # the attack runs; 2 samples suffice here
 }  # fmt: skip
 ARGS = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30", "--n-forget", "3",
     "--n-retain", "3", "--methods", "ga", "--attacks", "probab", "--max-new-tokens", "20",
-    "--seed", "0", "--set", "ga.lr=1e-4", "--set", "ga.epochs=5",
+    "--seed", "0", "--set", "ga.lr=1e-4", "--set", "ga.epochs=5", "--set", "probab.num_samples=2",
 ]  # fmt: skip
 WALL_CLOCK = {
     "timings_s",

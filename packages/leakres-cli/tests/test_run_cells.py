@@ -26,8 +26,8 @@ def _invoke(args: list[str]):
     return result
 
 
-def test_cells_run_separately_then_collect(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(tmp_path / "cache"))
+def test_cells_run_separately_then_collect(tmp_path: Path, monkeypatch, model_cache: Path) -> None:
+    monkeypatch.setenv("LEAKRES_CACHE_DIR", str(model_cache))  # converted once per session
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # a shared 2-core CPU: a second thread mostly spin-waits
     out = tmp_path / "run"

@@ -1,5 +1,6 @@
 """``leakres run --seeds 0,1`` end to end on the real SmolLM2-135M-Instruct and the built-in facts
-(a tiny slice: 5 forget facts, GA and GradDiff for 2 epochs, Probab): results.json's ``seeds``
+(a tiny slice: 5 forget facts, GA and GradDiff for 1 epoch, Probab with 2 samples: the smallest
+sizes that still forget, attack and compare): results.json's ``seeds``
 and ``comparisons``, seed 0's cells equal to a plain ``--seed 0`` run's, and a rerun that redoes
 no finished (method, seed) cell (issue 38 item 2)."""
 
@@ -18,13 +19,14 @@ from leakres_cli.stages.pipeline import Benchmark
 FIELDS = {
     "types": ("SH", "HS"), "per_type": 6, "sh_pool": 30, "n_forget": 5, "n_retain": 3,
     "methods": ("ga", "graddiff"), "attacks": ("probab",), "max_new_tokens": 20, "seed": 0,
-    "method_overrides": {"ga": {"lr": 1e-4, "epochs": 2}, "graddiff": {"lr": 1e-4, "epochs": 2}},
+    "method_overrides": {"ga": {"lr": 1e-4, "epochs": 1}, "graddiff": {"lr": 1e-4, "epochs": 1}},
+    "attack_overrides": {"probab": {"num_samples": 2}},
 }  # fmt: skip
 ARGS = [
     "run", "--quiet", "--types", "SH,HS", "--per-type", "6", "--sh-pool", "30", "--n-forget", "5",
     "--n-retain", "3", "--methods", "ga,graddiff", "--attacks", "probab", "--max-new-tokens", "20",
-    "--seed", "0", "--seeds", "0,1", "--set", "ga.lr=1e-4", "--set", "ga.epochs=2",
-    "--set", "graddiff.lr=1e-4", "--set", "graddiff.epochs=2",
+    "--seed", "0", "--seeds", "0,1", "--set", "ga.lr=1e-4", "--set", "ga.epochs=1",
+    "--set", "graddiff.lr=1e-4", "--set", "graddiff.epochs=1", "--set", "probab.num_samples=2",
 ]  # fmt: skip
 WALL_CLOCK = {"timings_s", "profile", "wall_time_s", "train_time_s", "step_times_s", "wall_time",
               "peak_rss_mb", "hardware"}  # fmt: skip
@@ -61,6 +63,8 @@ def test_results_json_has_each_seed_and_the_paired_comparisons(seeded: RunResult
             block["fq"]["SH"]["per_seed"]["0"]
             == r["methods"][method]["per_type"]["SH"]["fq"]["value"]
         )
+    # the slice is big enough that something was forgotten and attacked (the RR paths ran)
+    assert any(sum(r["methods"][m]["s_suc"].values()) > 0 for m in ("ga", "graddiff"))
     comp = r["comparisons"]
     assert comp["seeds"] == [0, 1]
     for entry in [*comp["robustness"], *(e for es in comp["fq"].values() for e in es)]:
