@@ -57,7 +57,7 @@ def evaluate(
             as the command's options of the same names.
         overrides: attack ``--set`` strings, e.g. ``("probab.num_samples=10",)``.
         **options: the command's run options by RunConfig field name (``types=("SH", "HS")``,
-            ``attacks=("probab",)``, ``n_retain=8``, ``allow_fewer=True``, ...).
+            ``attacks=("probab",)``, ``n_retain=8``, ``allow_fewer=True``, ``seeds=(0, 1, 2)``, ...).
 
     Raises:
         LeakresError: a one-line reason (a bad path, a fact the source cannot ask, ...).
@@ -75,7 +75,9 @@ def evaluate(
     out = Path(out_dir)
     params: dict[str, Any] = {name: None for name in EVAL_FIELDS}
     for name, value in options.items():
-        params[name] = ",".join(value) if isinstance(value, (list, tuple)) else value
+        params[name] = (
+            ",".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+        )  # seeds=(0, 1) too
     params.update(
         base=base, unlearned=unlearned, questions=Path(questions) if questions else None,
         forget_path=_facts_file(forget, out, "forget"),

@@ -48,19 +48,26 @@ def seed_run(bench: Any, seed: int) -> Any:
     and BBH data (loaded once), and has its own configuration and cell store."""
     if seed == bench.cfg.seed:
         return bench
-    from leakres_cli.stages import bbh as bbh_stage
-
     run = copy.copy(bench)
     run.cfg = dataclasses.replace(bench.cfg, seed=seed, save_models=False, report_to="none")
-    # the run's own key (a grid cell's is its whole grid's: `leakres run --cell`), and the seed
-    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
-    run.store = CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
+    run.store = seed_store(bench, seed)
     for name in SHARED:
         setattr(run, name, getattr(bench, name))
     bbh_run = copy.copy(run)
     bbh_run.cfg = bench.cfg  # --seed's BBH examples, stored with this seed's cells
-    run.bbh = lambda name, get_model: bbh_stage.bbh(bbh_run, name, get_model)
+    # the run's class's own BBH stage (`leakres eval`'s sends an endpoint's BBH there)
+    run.bbh = lambda name, get_model: type(bench).bbh(bbh_run, name, get_model)
     return run
+
+
+def seed_store(bench: Any, seed: int) -> CellStore:
+    """The cell store of ``bench``'s method cells at ``seed``: the run's own at ``--seed``, else
+    ``OUT/seeds/SEED/cells/`` keyed on the run's key (a grid cell's is its whole grid's:
+    `leakres run --cell`) and the seed."""
+    if seed == bench.cfg.seed:
+        return bench.store
+    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
+    return CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
 
 
 @dataclass
