@@ -176,6 +176,15 @@ def load_unlearned(
 class ExternalBenchmark(Benchmark):
     """A run whose one method is the supplied unlearned model (module docstring)."""
 
+    #: results.json's ``seeds.label`` (``--seeds``): the model is given, so only sampling reruns
+    seeds_label = (
+        "each seed reruns the attacks' sampling and the seeded draws (false-recovery control "
+        "items, bootstrap CIs) on the supplied model; its greedy evaluation and BBH, the "
+        "questions and the base evaluation are --seed's, shared by every seed; mean over the "
+        "seeds where the metric is defined, std = sample standard deviation (ddof 1; none for "
+        "one seed)"
+    )
+
     def __init__(self, cfg: Any, out_dir: Path, inputs: EvalInputs, **kwargs: Any) -> None:
         super().__init__(cfg, out_dir, **kwargs)
         self.inputs = inputs

@@ -79,10 +79,12 @@ class SeedScores:
         cells: method -> seed -> its cells.
         scores: method -> seed -> its results.json block (``Benchmark.score_cells``).
         explicit: whether ``--seeds`` was given (then results.json has a ``seeds`` block).
+        label: what a seed reruns, as the ``seeds`` block says it (the run's ``seeds_label``).
     """
 
     seeds: tuple[int, ...]
     explicit: bool
+    label: str = ""
     cells: dict[str, dict[int, MethodCells]] = field(default_factory=dict)
     scores: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
 
@@ -116,7 +118,9 @@ def score_seeds(
     cfg = bench.cfg
     seeds = run_seeds(cfg)
     runs = {s: seed_run(bench, s) for s in seeds}
-    out = SeedScores(seeds, explicit=bool(cfg.seeds))
+    out = SeedScores(
+        seeds, explicit=bool(cfg.seeds), label=getattr(bench, "seeds_label", SEEDS_LABEL)
+    )
     for method in cfg.methods:
         for s in seeds:
             cells = runs[s].method_cells(method, chosen, base)
@@ -159,7 +163,7 @@ def seeds_record(cfg: RunConfig, scores: SeedScores) -> dict[str, Any]:
         "seeds": list(scores.seeds),
         "data_seed": cfg.seed,
         "reported_seed": scores.seeds[0],
-        "label": SEEDS_LABEL,
+        "label": scores.label or SEEDS_LABEL,
         "methods": methods,
     }
 
