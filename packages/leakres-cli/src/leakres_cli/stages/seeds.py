@@ -11,7 +11,9 @@ sampling seed, the seed of that seed's bootstrap CIs) and whose cells live in
 a crash loses only the cell in progress, and a rerun (or one with more seeds) redoes no finished
 (method, seed) cell. BBH uses ``--seed``'s sample of examples at every seed (the BBH ratio
 compares the base and the unlearned model on the same examples). ``--save-models`` and
-``--report-to`` apply to ``--seed``'s cells only.
+``--report-to`` apply to ``--seed``'s cells only. ``leakres eval --seeds`` is this loop over
+the supplied model: its ``ExternalBenchmark`` shares its greedy ``eval`` and BBH cells (``--seed``'s)
+with every seed and names what reruns in ``seeds_label``.
 
 results.json: ``methods`` holds the first seed's blocks (one seed: the record it always was);
 ``seeds`` (with ``--seeds``) each seed's FQ per type, FQ all types / multi-hop, robustness and RR
