@@ -149,10 +149,11 @@ def run_eval(params: dict[str, Any]) -> None:
     try:
         lock.acquire()
         remove_partial_writes(out_dir)
-        if params["fresh"] and (out_dir / "cells").exists():
-            import shutil
+        for cells in ("cells", "seeds") if params["fresh"] else ():  # seeds/: --seeds' others
+            if (out_dir / cells).exists():
+                import shutil
 
-            shutil.rmtree(out_dir / "cells")
+                shutil.rmtree(out_dir / cells)
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         seed_everything(cfg.seed)
         bench = ExternalBenchmark(cfg, out_dir, inputs, progress=not params["quiet"])
