@@ -57,7 +57,7 @@ def evaluate(
             as the command's options of the same names.
         overrides: attack ``--set`` strings, e.g. ``("probab.num_samples=10",)``.
         **options: the command's run options by RunConfig field name (``types=("SH", "HS")``,
-            ``attacks=("probab",)``, ``n_retain=8``, ``allow_fewer=True``, ...).
+            ``attacks=("probab",)``, ``n_retain=8``, ``allow_fewer=True``, ``seeds=(0, 1, 2)``, ...).
 
     Raises:
         LeakresError: a one-line reason (a bad path, a fact the source cannot ask, ...).
@@ -75,7 +75,9 @@ def evaluate(
     out = Path(out_dir)
     params: dict[str, Any] = {name: None for name in EVAL_FIELDS}
     for name, value in options.items():
-        params[name] = ",".join(value) if isinstance(value, (list, tuple)) else value
+        params[name] = (
+            ",".join(map(str, value)) if isinstance(value, (list, tuple)) else value
+        )  # seeds=(0, 1) too
     params.update(
         base=base, unlearned=unlearned, questions=Path(questions) if questions else None,
         forget_path=_facts_file(forget, out, "forget"),
@@ -147,10 +149,11 @@ def run_eval(params: dict[str, Any]) -> None:
     try:
         lock.acquire()
         remove_partial_writes(out_dir)
-        if params["fresh"] and (out_dir / "cells").exists():
-            import shutil
+        for cells in ("cells", "seeds") if params["fresh"] else ():  # seeds/: --seeds' others
+            if (out_dir / cells).exists():
+                import shutil
 
-            shutil.rmtree(out_dir / "cells")
+                shutil.rmtree(out_dir / cells)
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         seed_everything(cfg.seed)
         bench = ExternalBenchmark(cfg, out_dir, inputs, progress=not params["quiet"])

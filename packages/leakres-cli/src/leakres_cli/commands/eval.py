@@ -92,7 +92,15 @@ from leakres_cli.config.options import config_options
     show_default=True,
     help="Output directory (results.json, summary.md, cells/ for resuming).",
 )
-@config_options(EVAL_FIELDS)
+@config_options(
+    EVAL_FIELDS,
+    help_texts={
+        "seeds": "Comma-separated seeds of the attacks' sampling, e.g. 0,1,2: the attacks run "
+        "once per seed on the supplied model (cells under OUT/seeds/SEED/; resumable per seed); "
+        "its greedy evaluation, the questions and the base evaluation are --seed's, shared; "
+        "results.json's seeds block and the summary give each seed, the mean and the std."
+    },
+)
 @click.option(
     "--set",
     "overrides",

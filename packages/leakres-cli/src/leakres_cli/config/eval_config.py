@@ -33,6 +33,7 @@ EVAL_FIELDS = (
     "judge_timeout",
     "judge_retries",
     "seed",
+    "seeds",
     "batch_size",
     "max_new_tokens",
     "prompt_form",

@@ -28,6 +28,7 @@ from leakres_cli.models.external_base import external_base_evaluation
 from leakres_cli.records import Record, fact_key
 from leakres_cli.scale.store import CellStore, fingerprint
 from leakres_cli.stages.pipeline import Benchmark
+from leakres_cli.stages.seeds import run_seeds, seed_store
 
 #: the label of the supplied model in results.json's ``methods`` (it is no unlearn-zoo method)
 DEFAULT_LABEL = "unlearned"
@@ -175,6 +176,15 @@ def load_unlearned(
 class ExternalBenchmark(Benchmark):
     """A run whose one method is the supplied unlearned model (module docstring)."""
 
+    #: results.json's ``seeds.label`` (``--seeds``): the model is given, so only sampling reruns
+    seeds_label = (
+        "each seed reruns the attacks' sampling and the seeded draws (false-recovery control "
+        "items, bootstrap CIs) on the supplied model; its greedy evaluation and BBH, the "
+        "questions and the base evaluation are --seed's, shared by every seed; mean over the "
+        "seeds where the metric is defined, std = sample standard deviation (ddof 1; none for "
+        "one seed)"
+    )
+
     def __init__(self, cfg: Any, out_dir: Path, inputs: EvalInputs, **kwargs: Any) -> None:
         super().__init__(cfg, out_dir, **kwargs)
         self.inputs = inputs
@@ -187,6 +197,9 @@ class ExternalBenchmark(Benchmark):
         if inputs.endpoint is not None or inputs.base_endpoint is not None:
             self.generation = endpoint_router(self.generation)
         self.tokenizer_path: str | None = None
+        # the run whose cells every --seeds seed shares (stages/seeds.seed_run copies this object,
+        # the copies keep this one): the supplied model is the same at every seed
+        self.shared: ExternalBenchmark = self
 
     def weights_record(self) -> dict[str, Any]:
         """The base and the unlearned model's digests (an endpoint's: its model list and a probe;
@@ -221,25 +234,38 @@ class ExternalBenchmark(Benchmark):
         return self._model, self._tokenizer
 
     def bbh(self, name: str, get_model: Any) -> dict[str, Any]:
-        """BBH of a model behind an endpoint goes to that endpoint; a local model's as in `run`."""
-        remote = self.inputs.base_endpoint if name == "bbh-base" else self.inputs.endpoint
+        """BBH of a model behind an endpoint goes to that endpoint; a local model's as in `run`.
+        Greedy, on ``--seed``'s examples, of a model no seed changes: one cell, shared by every
+        ``--seeds`` seed (``--seed``'s)."""
+        host = self.shared
+        remote = host.inputs.base_endpoint if name == "bbh-base" else host.inputs.endpoint
         if remote is None:
-            return super().bbh(name, get_model)
-        model = self.model()[0] if name == "bbh-base" else get_model()
-        return remote_bbh(self, name, model)
+            return Benchmark.bbh(host, name, get_model)
+        model = host.model()[0] if name == "bbh-base" else get_model()
+        return remote_bbh(host, name, model)
+
+    def evaluate_method(
+        self, method: str, by_id: dict[str, Record], base: dict[str, Any], get_unlearned: Any
+    ) -> dict[str, Any]:
+        """The supplied model's greedy answers (``METHOD/eval``): no seed changes the model or
+        its greedy decoding, so every ``--seeds`` seed shares ``--seed``'s cell; only the
+        attacks' sampling (and the seeded draws: control items, bootstrap) reruns per seed."""
+        return Benchmark.evaluate_method(self.shared, method, by_id, base, get_unlearned)
 
     def eval_record(self, model_path: str | None) -> dict[str, Any]:
         """results.json's ``eval`` block: what was measured, what was left out and why (after
         :meth:`run`; ``model_path``: the base model's resolved path, None behind an endpoint)."""
         base = self.store.get("base") or {}
         method = self.cfg.methods[0]
+        # the unlearned model as the first seed loaded it (--seeds need not include --seed)
+        unlearn = seed_store(self, run_seeds(self.cfg)[0]).get(f"{method}/unlearn") or {}
         if self.inputs.base_endpoint is not None:
             base_model = {**self.model()[0].describe(), "tokenizer": self.tokenizer_path}
         else:
             base_model = {"model": self.cfg.model, "kind": "model", "path": model_path}
         return {
             "base": base_model,
-            "unlearned": ((self.store.get(f"{method}/unlearn") or {}).get("external")),
+            "unlearned": unlearn.get("external"),
             "label": method,
             "questions": self.inputs.questions,
             "facts_requested": {

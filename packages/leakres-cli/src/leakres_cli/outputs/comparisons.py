@@ -40,6 +40,22 @@ def seed_table(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]] 
     return header, rows
 
 
+def rr_seed_table(results: Mapping[str, Any]) -> tuple[list[str], list[list[str]]] | None:
+    """(header, rows) of RR over the seeds: one row per (method, attack), RR single-hop,
+    multi-hop and all, each as :func:`_cell` writes it; None without a ``seeds`` block or RR."""
+    block = results.get("seeds")
+    if not isinstance(block, Mapping) or not isinstance(block.get("methods"), Mapping):
+        return None
+    hops = (("SH", "RR single-hop"), ("MH", "RR multi-hop"), ("all", "RR all"))
+    rows = [
+        [name, attack, *(_cell(by_hop.get(hop)) for hop, _ in hops)]
+        for name, m in block["methods"].items()
+        for attack, by_hop in (m.get("rr") or {}).items()
+        if isinstance(by_hop, Mapping)
+    ]
+    return (["method", "attack", *(h for _, h in hops)], rows) if rows else None
+
+
 def seed_caption(results: Mapping[str, Any]) -> str:
     block = results.get("seeds") or {}
     seeds = ", ".join(str(s) for s in block.get("seeds", []))
@@ -93,6 +109,11 @@ def summary_lines(results: Mapping[str, Any]) -> list[str]:
         parts += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         parts += ["| " + " | ".join(r) + " |" for r in rows]
         parts.append("")
+        rr = rr_seed_table(results)
+        if rr is not None:  # the attacks' recovery rate, seed by seed (S_suc is each seed's)
+            parts += ["| " + " | ".join(rr[0]) + " |", "|" + "---|" * len(rr[0])]
+            parts += ["| " + " | ".join(r) + " |" for r in rr[1]]
+            parts.append("")
     sentences = comparison_sentences(results)
     if sentences:
         parts += ["## Paired comparisons between methods", ""]

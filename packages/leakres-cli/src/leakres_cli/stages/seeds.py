@@ -11,7 +11,9 @@ sampling seed, the seed of that seed's bootstrap CIs) and whose cells live in
 a crash loses only the cell in progress, and a rerun (or one with more seeds) redoes no finished
 (method, seed) cell. BBH uses ``--seed``'s sample of examples at every seed (the BBH ratio
 compares the base and the unlearned model on the same examples). ``--save-models`` and
-``--report-to`` apply to ``--seed``'s cells only.
+``--report-to`` apply to ``--seed``'s cells only. ``leakres eval --seeds`` is this loop over
+the supplied model: its ``ExternalBenchmark`` shares its greedy ``eval`` and BBH cells (``--seed``'s)
+with every seed and names what reruns in ``seeds_label``.
 
 results.json: ``methods`` holds the first seed's blocks (one seed: the record it always was);
 ``seeds`` (with ``--seeds``) each seed's FQ per type, FQ all types / multi-hop, robustness and RR
@@ -48,19 +50,26 @@ def seed_run(bench: Any, seed: int) -> Any:
     and BBH data (loaded once), and has its own configuration and cell store."""
     if seed == bench.cfg.seed:
         return bench
-    from leakres_cli.stages import bbh as bbh_stage
-
     run = copy.copy(bench)
     run.cfg = dataclasses.replace(bench.cfg, seed=seed, save_models=False, report_to="none")
-    # the run's own key (a grid cell's is its whole grid's: `leakres run --cell`), and the seed
-    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
-    run.store = CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
+    run.store = seed_store(bench, seed)
     for name in SHARED:
         setattr(run, name, getattr(bench, name))
     bbh_run = copy.copy(run)
     bbh_run.cfg = bench.cfg  # --seed's BBH examples, stored with this seed's cells
-    run.bbh = lambda name, get_model: bbh_stage.bbh(bbh_run, name, get_model)
+    # the run's class's own BBH stage (`leakres eval`'s sends an endpoint's BBH there)
+    run.bbh = lambda name, get_model: type(bench).bbh(bbh_run, name, get_model)
     return run
+
+
+def seed_store(bench: Any, seed: int) -> CellStore:
+    """The cell store of ``bench``'s method cells at ``seed``: the run's own at ``--seed``, else
+    ``OUT/seeds/SEED/cells/`` keyed on the run's key (a grid cell's is its whole grid's:
+    `leakres run --cell`) and the seed."""
+    if seed == bench.cfg.seed:
+        return bench.store
+    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
+    return CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
 
 
 @dataclass
@@ -72,10 +81,12 @@ class SeedScores:
         cells: method -> seed -> its cells.
         scores: method -> seed -> its results.json block (``Benchmark.score_cells``).
         explicit: whether ``--seeds`` was given (then results.json has a ``seeds`` block).
+        label: what a seed reruns, as the ``seeds`` block says it (the run's ``seeds_label``).
     """
 
     seeds: tuple[int, ...]
     explicit: bool
+    label: str = ""
     cells: dict[str, dict[int, MethodCells]] = field(default_factory=dict)
     scores: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
 
@@ -109,7 +120,9 @@ def score_seeds(
     cfg = bench.cfg
     seeds = run_seeds(cfg)
     runs = {s: seed_run(bench, s) for s in seeds}
-    out = SeedScores(seeds, explicit=bool(cfg.seeds))
+    out = SeedScores(
+        seeds, explicit=bool(cfg.seeds), label=getattr(bench, "seeds_label", SEEDS_LABEL)
+    )
     for method in cfg.methods:
         for s in seeds:
             cells = runs[s].method_cells(method, chosen, base)
@@ -152,7 +165,7 @@ def seeds_record(cfg: RunConfig, scores: SeedScores) -> dict[str, Any]:
         "seeds": list(scores.seeds),
         "data_seed": cfg.seed,
         "reported_seed": scores.seeds[0],
-        "label": SEEDS_LABEL,
+        "label": scores.label or SEEDS_LABEL,
         "methods": methods,
     }
 
