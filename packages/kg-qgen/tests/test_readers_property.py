@@ -47,8 +47,20 @@ json_value = st.recursive(
 raw_bytes = st.binary(max_size=300)
 
 
+# Every example writes its own small folder; they all live under one module-wide folder that is
+# removed when the module's tests end (hypothesis runs hundreds of examples: per-example mkdtemp
+# folders left in /tmp add up to thousands per suite run).
+_TMP = tempfile.TemporaryDirectory(prefix="kgq-prop-")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _remove_example_folders():
+    yield
+    _TMP.cleanup()
+
+
 def _write(data: bytes, suffix: str) -> Path:
-    d = Path(tempfile.mkdtemp(prefix="kgq-prop-"))
+    d = Path(tempfile.mkdtemp(prefix="input-", dir=_TMP.name))
     p = d / f"input{suffix}"
     p.write_bytes(data)
     return p
@@ -311,7 +323,7 @@ class _Never:
 @SETTINGS
 @given(raw_bytes | json_value.map(lambda v: json.dumps(v).encode()))
 def test_llm_cache_entry_any_bytes_is_a_value_or_a_miss(data):
-    cache = CachedBackend(_Never(), Path(tempfile.mkdtemp(prefix="kgq-cache-")))
+    cache = CachedBackend(_Never(), Path(tempfile.mkdtemp(prefix="cache-", dir=_TMP.name)))
     key = "ab" + "0" * 62
     path = cache._path(key)
     path.parent.mkdir(parents=True)
