@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from leak_metrics import get_judge
+from leak_metrics.judges.alias import RULES_VERSION
 from leakres_cli.scale.store import payload_digest
 from test_scoring_chance import _run, _script
 
@@ -23,7 +24,7 @@ def test_cells_judged_by_another_judge_are_rejudged_on_resume(tmp_path, monkeypa
     out = tmp_path / "run"
     first = _run(out)
     identity = get_judge("alias").identity()
-    assert identity["rules_version"] == 6
+    assert identity["rules_version"] == RULES_VERSION
     eval_cell = _cell(out, "ga/eval")
     assert eval_cell["payload"]["judge"] == identity
 
@@ -52,4 +53,8 @@ def test_cells_judged_by_another_judge_are_rejudged_on_resume(tmp_path, monkeypa
 
 def test_judge_identity_leaves_out_running_counters() -> None:
     alias = get_judge("alias")
-    assert alias.identity() == {"name": "alias", "rules_version": 6, "yes_no_rule": True}
+    assert alias.identity() == {
+        "name": "alias",
+        "rules_version": RULES_VERSION,
+        "yes_no_rule": True,
+    }
