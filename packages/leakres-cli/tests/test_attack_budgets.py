@@ -24,6 +24,7 @@ from conftest import TINY_REAL_ARGS, TINY_REAL_LADDER
 from leakres_cli.main import cli
 from leakres_cli.models.engines import GenerationRouter
 from leakres_cli.stages.pipeline import Benchmark
+from test_scoring_chance import script_pipeline
 
 ARGS = ["run", "--quiet", "--types", "SH,HS", "--per-type", "40", "--sh-pool", "60",
         "--n-forget", "16", "--n-retain", "8", "--methods", "ga", "--attacks", "probab",
@@ -64,10 +65,7 @@ def _script(monkeypatch, calls: list[int]) -> None:
             for q in targets
         ]
 
-    monkeypatch.setattr(Benchmark, "model", lambda self: (BASE, None))
-    monkeypatch.setattr(Benchmark, "answer", answer)
-    monkeypatch.setattr(Benchmark, "unlearn", unlearn)
-    monkeypatch.setattr(GenerationRouter, "run_attack", run_attack)
+    script_pipeline(monkeypatch, BASE, answer, unlearn, run_attack)
 
 
 def _run(out: Path, *extra: str) -> dict:

@@ -74,7 +74,13 @@ def _script(monkeypatch, state: dict) -> None:
             for q in targets
         ]
 
-    monkeypatch.setattr(Benchmark, "model", lambda self: (BASE, None))
+    script_pipeline(monkeypatch, BASE, answer, unlearn, run_attack)
+
+
+def script_pipeline(monkeypatch, base, answer, unlearn, run_attack) -> None:
+    """Replace the model (by the placeholder ``base``, which the scripts tell apart from the
+    unlearned one), its answers, unlearning and the attacks' generation with the given scripts."""
+    monkeypatch.setattr(Benchmark, "model", lambda self: (base, None))
     monkeypatch.setattr(Benchmark, "answer", answer)
     monkeypatch.setattr(Benchmark, "unlearn", unlearn)
     monkeypatch.setattr(GenerationRouter, "run_attack", run_attack)
