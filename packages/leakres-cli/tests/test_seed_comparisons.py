@@ -118,6 +118,32 @@ def test_several_seeds_compare_the_seed_means_and_summarize_each_seed() -> None:
     assert record["seeds"] == [0, 1] and scores.methods["ga"] is scores.scores["ga"][0]
 
 
+def test_one_method_with_seeds_says_why_no_pair_is_compared() -> None:
+    from leakres_cli.outputs.comparisons import no_pair_note, summary_lines
+    from leakres_cli.outputs.report.view import _seed_view
+
+    chosen, base = _setup()
+    cfg = RunConfig(bootstrap=200, seeds=(0, 1))
+    one = {"ga": {0: _cells("ga", chosen, 12, 0), 1: _cells("ga", chosen, 10, 2)}}
+    results = {"seeds": seeds_record(cfg, _scores(one, chosen, base))}
+    note = no_pair_note(results)
+    assert note is not None and "(ga)" in note and "--methods" in note
+    lines = summary_lines(results)
+    assert (
+        "## Seeds" in lines
+        and lines[lines.index("## Paired comparisons between methods") + 2] == note
+    )
+    assert _seed_view(results)["comparisons"] == [note]  # the report's caption line
+    # two methods: the comparisons themselves, no note; no --seeds: nothing at all
+    two = {**one, "npo": {0: _cells("npo", chosen, 3, 0), 1: _cells("npo", chosen, 5, 1)}}
+    both = {
+        "seeds": seeds_record(cfg, _scores(two, chosen, base)),
+        "comparisons": comparisons_record(cfg, (0, 1), two, chosen, base),
+    }
+    assert no_pair_note(both) is None and note not in summary_lines(both)
+    assert no_pair_note({}) is None and summary_lines({}) == []
+
+
 def test_seed_option_and_config() -> None:
     assert run_seeds(RunConfig(seed=7)) == (7,)
     cfg = preset_config("smoke", seeds=("2", "0"))  # as --seeds 2,0 arrives

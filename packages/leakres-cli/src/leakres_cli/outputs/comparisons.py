@@ -99,6 +99,22 @@ def comparison_verdict(results: Mapping[str, Any]) -> str:
     return line
 
 
+def no_pair_note(results: Mapping[str, Any]) -> str | None:
+    """With ``--seeds`` and one method, why no paired comparison is shown (a reader of the seed
+    table otherwise looks for one); None when comparisons ran or the run has no seed block."""
+    block = results.get("seeds")
+    if results.get("comparisons") or not isinstance(block, Mapping):
+        return None
+    methods = list(block.get("methods") or {})
+    if len(methods) > 1:
+        return None
+    named = ", ".join(methods) or "none"
+    return (
+        f"One method in this run ({named}): no pair of methods to compare. Paired tests "
+        "between methods need two or more (e.g. `--methods ga,npo`)."
+    )
+
+
 def summary_lines(results: Mapping[str, Any]) -> list[str]:
     """summary.md's sections: the seed table and the paired comparisons (none without them)."""
     parts: list[str] = []
@@ -119,6 +135,8 @@ def summary_lines(results: Mapping[str, Any]) -> list[str]:
         parts += ["## Paired comparisons between methods", ""]
         parts += [f"- {s}" for s in sentences]
         parts += ["", comparison_verdict(results), ""]
+    elif (note := no_pair_note(results)) is not None:
+        parts += ["## Paired comparisons between methods", "", note, ""]
     return parts
 
 

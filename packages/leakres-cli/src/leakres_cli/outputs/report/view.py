@@ -228,6 +228,8 @@ def _seed_view(r: Mapping[str, Any]) -> dict[str, Any]:
         "caption": comparisons.seed_caption(r), "header": table[0], "rows": table[1]}  # fmt: skip
     sentences = comparisons.comparison_sentences(r)
     verdict = [comparisons.comparison_verdict(r)] if sentences else []
+    if not sentences and (note := comparisons.no_pair_note(r)) is not None:
+        verdict = [note]  # the template shows the last line as its caption
     return {"seeds": seeds, "comparisons": sentences + verdict}
 
 
