@@ -10,6 +10,7 @@ from leak_metrics.judges.entity_rules import (
     first_other_name,
     gold_mentions,
     other_names,
+    predicate_start,
 )
 from leak_metrics.judges.list_rules import (
     asked_noun,
@@ -45,6 +46,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
+from leak_metrics.judges.subject_rules import complement_mentions
 from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
 from leak_metrics.normalize import tokenize
 
@@ -101,6 +103,9 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
+    if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
+        extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
+        named = sorted(set(named) | set(extra))
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
