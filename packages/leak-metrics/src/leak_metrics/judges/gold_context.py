@@ -35,7 +35,7 @@ from leak_metrics.judges.option_rules import (
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
-from leak_metrics.judges.scope_rules import in_condition
+from leak_metrics.judges.scope_rules import in_condition, in_purpose
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -192,9 +192,15 @@ def context_rule(
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
     conditions = [in_condition(span, lo) for lo, _ in hits]
     hypothetical = conditions[0] if all(conditions) else None
+    # only a gold the question itself names is echoed (a purpose may presuppose a new value)
+    purposes = [
+        in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
+        for lo, hi in hits
+    ]
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
         ("names the gold only inside a condition", hypothetical),
+        ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
