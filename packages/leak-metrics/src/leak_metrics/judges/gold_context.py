@@ -34,7 +34,12 @@ from leak_metrics.judges.option_rules import (
     rejected,
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
-from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
+from leak_metrics.judges.relation_rules import (
+    echoed_relation,
+    hint_owner,
+    kind_mismatch,
+    other_relation_value,
+)
 from leak_metrics.judges.scope_rules import in_condition, in_purpose
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
@@ -221,6 +226,7 @@ def context_rule(
             other_relation_value(span, hits, question_words),
         ),
         ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
+        ("names the gold only in another relation", echoed_relation(span, hits, item.question)),
         (
             "names the gold as the owner of the question's hint",
             hint_owner(span, hits, item.question),
