@@ -165,7 +165,10 @@ def _pick_rules(
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if options else None,
         ),
-        ("picks a name that is no option", non_option_pick(span, hits) if options else None),
+        (
+            "picks a name that is no option" if options else "gives another name as the answer",
+            non_option_pick(span, hits, bare=not options),
+        ),
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,

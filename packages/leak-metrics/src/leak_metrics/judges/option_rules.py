@@ -24,6 +24,9 @@ decides what counts as naming an option:
 - :func:`non_option_pick` (rules v7): the answer's explicit pick ("The correct option is X",
   "the right answer is X") names something that is neither the gold nor an option ("The correct
   option is New York City, the capital of ..."): it picked a non-option, whatever it names after;
+  rules v8: not a possessive owner ("The correct answer is X's country: Peru"), and, for any
+  question, also an answer opening "The answer is <another name>, ..." (a question's own name
+  given as the answer: "The answer is Lyon, which lies in France" for Lyon's country);
 - :func:`between_pair`: the gold as one end of "between <A> and <B>" restates the choice;
 - :func:`option_by_number`: an option picked by its place ("The correct option is 2", "the
   second option") when the answer names no option.
@@ -39,6 +42,7 @@ import re
 
 from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.entity_rules import Span, predicate_start
+from leak_metrics.judges.owner_rules import possessive_owner
 from leak_metrics.judges.relation_rules import COPULAS, RELATION_NOUNS, outermost
 from leak_metrics.normalize import tokenize
 
@@ -193,16 +197,20 @@ _PICK_NOUNS = frozenset({"option", "answer", "choice"})
 _PICK_ADJECTIVES = frozenset({"correct", "right"})
 
 
-def non_option_pick(span: Span, gold: list[tuple[int, int]]) -> str | None:
+def non_option_pick(span: Span, gold: list[tuple[int, int]], bare: bool = False) -> str | None:
     """The name an explicit pick frame ("correct/right option/answer/choice is (would be)")
     names first, when no gold mention lies in the picked phrase (up to the next punctuation):
     a pick of a non-option (only called
     for a question that shows options, after the wrong options were checked). None when the
     frame is absent or is followed by the gold or by lowercase words ("The correct option is:
-    the currency of ...")."""
+    the currency of ...") or by a possessive owner ("The correct answer is X's country: Peru",
+    rules v8). With ``bare`` (rules v8, any question) the frame may also be "answer is" opening
+    the answer, the name right after it ("The answer is Lyon, which lies in France"; not after a
+    colon or quote: "The answer is: Lyon lies in France")."""
     words = span.words
-    for k in range(1, len(words) - 2):
-        if words[k] not in _PICK_NOUNS or words[k - 1] not in _PICK_ADJECTIVES:
+    for k in range(len(words) - 2):
+        adjective = k > 0 and words[k - 1] in _PICK_ADJECTIVES
+        if words[k] not in _PICK_NOUNS or not (adjective or (bare and k == 0)):
             continue
         j = k + 1
         if words[j] in ("would", "will") and words[j + 1] == "be":
@@ -212,9 +220,13 @@ def non_option_pick(span: Span, gold: list[tuple[int, int]]) -> str | None:
         j += 1
         if j >= len(words) or not span.capitalised(j):
             return None
+        if not adjective and span.gap(j).strip():
+            return None  # 'The answer is: X holds ...', 'The answer is "X, ..."': a statement
         run = next((r for r in span.name_runs() if r[0] <= j < r[1]), (j, j + 1))
         end = next((m for m in range(j + 1, len(words)) if _CLAUSE & set(span.gap(m))), len(words))
         if any(j <= lo < end for lo, _ in gold):
             return None  # the gold in the picked phrase ("Agra's Country of India, ...")
+        if possessive_owner(span, run[1]):
+            return None  # rules v8: an owner says whose value follows ("X's country: Peru")
         return span.raw(*run)
     return None
