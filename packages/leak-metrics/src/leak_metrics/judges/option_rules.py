@@ -7,7 +7,8 @@ rules already make a wrong option named beside the gold incorrect (rules 3 and 5
 decides what counts as naming an option:
 
 - :func:`rejected`: an option named only to be rejected, the negation right before it ("not
-  Lyon", "rather than Lyon", "instead of Lyon"; not "not the capital of Lyon's country", which
+  Lyon", "rather than Lyon", "instead of Lyon", rules v8: "not in Lyon"; not "not the capital
+  of Lyon's country", which
   still names it) is not picked, so "It is Paris, not Lyon" and "not
   Paris, Lyon" each pick one option; "Paris or Lyon" picks none (rule 5 / rule 3);
 - :func:`gold_in_longer_name`: the gold's name inside a longer name of something else is no
@@ -49,6 +50,9 @@ from leak_metrics.normalize import tokenize
 # Words before an option that reject it ("not Lyon", "rather than Lyon", "instead of Lyon").
 _NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 _REJECT_PAIRS = (("rather", "than"), ("instead", "of"))
+# A preposition the negation may carry before the rejected place ("located in Paris, not in
+# Lyon").
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "to", "on"})
 _CLAUSE = frozenset(",.;:!?\n")
 # Words a copula may carry before the relation noun ("is indeed the official currency of").
 _COMPLEMENT_FILLERS = frozenset(
@@ -60,11 +64,14 @@ _ASK = re.compile(r"[^.?!]*\?\s*$")
 def rejected(span: Span, lo: int) -> bool:
     """The option mention starting at token ``lo`` is rejected as the value itself: a negation
     right before it ("not Lyon", "never Lyon"; articles are no tokens) or "rather than" /
-    "instead of" right before it. A negation of something else that names the option ("not
-    the capital of Germany") rejects nothing: the option is still named."""
+    "instead of" right before it; rules v8: a negation with a place preposition ("not in
+    Lyon", "not from Lyon"). A negation of something else that names the option ("not the
+    capital of Germany") rejects nothing: the option is still named."""
     words = span.words
     if lo >= 2 and (words[lo - 2], words[lo - 1]) in _REJECT_PAIRS:
         return True
+    if lo >= 2 and words[lo - 2] in _NEGATIONS and words[lo - 1] in _PLACE_PREPOSITIONS:
+        return not _CLAUSE & set(span.gap(lo - 1) + span.gap(lo))  # rules v8: "not in Lyon"
     return lo >= 1 and words[lo - 1] in _NEGATIONS and not _CLAUSE & set(span.gap(lo))
 
 
