@@ -39,6 +39,7 @@ from leak_metrics.judges.relation_rules import (
     hint_owner,
     kind_mismatch,
     other_relation_value,
+    premise_relation_value,
 )
 from leak_metrics.judges.scope_rules import in_condition, in_purpose
 from leak_metrics.judges.shared_rules import second_country
@@ -230,6 +231,10 @@ def context_rule(
         ),
         ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
         ("names the gold only in another relation", echoed_relation(span, hits, item.question)),
+        (
+            "names the gold as the value of another relation",
+            premise_relation_value(span, hits, item.question) if item.options else None,
+        ),
         (
             "names the gold as the owner of the question's hint",
             hint_owner(span, hits, item.question),

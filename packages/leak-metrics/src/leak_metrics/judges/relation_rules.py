@@ -12,6 +12,11 @@ than the asked one, or of another entity than the asked subject.
   in the asking sentence and the value given by a premise of the question: "... then that
   country's capital is Paris"): the answer restates that premise; "The capital of Sweden is
   Stockholm" for "What is the country of Stockholm?" still answers (no premise's value);
+- :func:`premise_relation_value` (rules v8): the gold is the copula's value for a clause whose
+  subject is a relation the question's premises use and its asking sentence does not ("The
+  currency of X's country is France" after premises about currencies, asked "X's country:
+  France or Peru?"): that premise relation's value, not the asked one (option questions only,
+  whose asking sentence names the asked relation; "... What is it?" names none);
 - :func:`hint_owner`: the gold only owns the value of the relation the question names in its
   hint, and the answer's subject is that hint ("Dublin is the capital of the United States" for
   "Which ... is Atlanta's country, if whichever has Dublin as capital is not it?"; an echoed
@@ -227,4 +232,43 @@ def echoed_relation(span: Span, gold: list[tuple[int, int]], question: str) -> s
         if not name or name[0] not in values:
             return None  # no premise's value ("The capital of Sweden is Stockholm")
         found = found or " ".join(words[lo - 2 : run[1]])
+    return found
+
+
+_CLAUSE_STARTS = frozenset({"that", "is", "was", "are", "were"})
+
+
+def premise_relation_value(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
+    """Every gold mention follows a copula (at most :data:`COPULA_REACH` words between) whose
+    clause subject is "<relation noun> of ..." (:data:`RELATION_NOUNS`), the noun in a premise
+    sentence of the question and not in its asking (last) sentence: the subject, else None."""
+    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    if len(sentences) < 2:
+        return None  # no premise
+    asking = set(sentences[-1])
+    premises = {w for t in sentences[:-1] for w in t}
+    words = span.words
+    found = None
+    ends = {hi for _, hi in gold}
+    for lo, _ in outermost(gold):
+        if lo >= 1 and words[lo - 1] == "of" and lo - 1 in ends:
+            continue  # the gold's own style ("the United Kingdom of Great Britain")
+        copula = next(
+            (k for k in range(lo - 1, max(lo - 2 - COPULA_REACH, 0), -1) if words[k] in COPULAS),
+            None,
+        )
+        if copula is None:
+            return None
+        start = copula
+        while start > 0 and not set(",.;:") & set(span.gap(start)):
+            if words[start - 1] in _CLAUSE_STARTS:
+                break
+            start -= 1
+        subject = words[start:copula]
+        if "of" not in subject[1:]:
+            return None
+        noun = subject[subject.index("of", 1) - 1]
+        if noun not in RELATION_NOUNS or noun not in premises or noun in asking:
+            return None
+        found = found or " ".join(subject)
     return found
