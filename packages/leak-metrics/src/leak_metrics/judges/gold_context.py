@@ -52,7 +52,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
-from leak_metrics.judges.subject_rules import complement_mentions
+from leak_metrics.judges.subject_rules import address_chain, complement_mentions
 from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
 from leak_metrics.normalize import tokenize
 
@@ -137,10 +137,12 @@ def _candidates(
     # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
     # is not an answer either; nor is an owner ("The UK's currency is ..."): it says whose
     # value is given, not another value
+    runs = span.name_runs()
     return [
         o
         for o in others
         if o not in partners
+        and not address_chain(span, o, runs, hits)  # rules v8: "the Colosseum, Rome, Italy"
         and not in_other_role(span, o[0], item.question)
         and not possessive_owner(span, o[1])
     ]

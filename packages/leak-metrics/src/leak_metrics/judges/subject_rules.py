@@ -10,6 +10,10 @@ the subject's value or only something around it.
   of another name's apposition ("born to Prince X, a British monarch"); for a thing's country
   the adjective may describe another kind of thing ("X is a Spanish film franchise") and is
   left to the mention rules.
+- :func:`address_chain`: a name that opens a comma-joined chain of names ending in the gold ("in
+  the Colosseum, Rome, Italy": an address, narrowest first) leads to the gold and is no other
+  answer committed to first, unless a chain name is itself a country or continent of the
+  demonym table ("France, Spain, Italy" is a list).
 
 Each function reads a span's ``words`` (normalised tokens), ``gap(i)`` (the raw text before
 token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Span`.
@@ -18,6 +22,8 @@ token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Sp
 from __future__ import annotations
 
 from typing import Any
+
+from leak_metrics.judges.demonyms import demonym_table
 
 _COPULAS = frozenset({"is", "was", "are", "were"})
 # Words that may stand between the copula and the adjective of its complement ("are both",
@@ -82,3 +88,25 @@ def complement_mentions(
         for lo in range(verb + 1, len(words) - len(adj) + 1)
         if words[lo : lo + len(adj)] == adj and subject_complement(span, lo, verb, question_words)
     ]
+
+
+def address_chain(
+    span: Any, name: tuple[int, int], runs: list[tuple[int, int]], gold: list[tuple[int, int]]
+) -> bool:
+    """The name ``name`` is followed, each after a bare comma, by further names (``runs``, the
+    span's name runs) up to a gold mention, and no name of the chain before the gold is a place
+    of the demonym table."""
+    table = demonym_table()
+    starts = {lo: hi for lo, hi in runs}
+    gold_starts = {lo for lo, _ in gold}
+    lo, hi = name
+    while True:
+        if tuple(span.words[lo:hi]) in table:
+            return False  # a country or continent: a list, not an address
+        if hi >= len(span.words) or span.gap(hi).strip() != ",":
+            return False
+        if hi in gold_starts:
+            return True
+        if hi not in starts:
+            return False
+        lo, hi = hi, starts[hi]
