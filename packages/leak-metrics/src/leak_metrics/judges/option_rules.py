@@ -16,7 +16,8 @@ decides what counts as naming an option:
   Kingdom of the United Nations", "the United Kingdom of the United Kingdom of China"; not "the
   United Kingdom of Great Britain", the gold's own style), "<gold> of" cut off at the end ("the
   capital city of the United Kingdom of") or "<a country of the table> of (the) <gold>" ("the
-  United Kingdom of the Netherlands" for the Netherlands);
+  United Kingdom of the Netherlands" for the Netherlands); rules v8: a title "<Office> of (the)
+  <gold>" ("the President of the United States", a person);
 - :func:`other_relation_subject`: the gold opens the answer as the copula's subject and the
   complement calls it another relation's value of something else ("The United Kingdom is the
   currency of Alan Turing's country of citizenship ...": a relation noun the asking sentence
@@ -42,7 +43,7 @@ from __future__ import annotations
 import re
 
 from leak_metrics.judges.demonyms import demonym_table
-from leak_metrics.judges.entity_rules import Span, predicate_start
+from leak_metrics.judges.entity_rules import OFFICES, Span, predicate_start
 from leak_metrics.judges.owner_rules import possessive_owner
 from leak_metrics.judges.relation_rules import COPULAS, RELATION_NOUNS, outermost
 from leak_metrics.normalize import tokenize
@@ -97,10 +98,14 @@ def _longer_after(span: Span, hi: int, gold_forms: list[list[str]]) -> bool:
 
 
 def _longer_before(span: Span, lo: int, gold_forms: list[list[str]]) -> bool:
-    """'<a country of the table> of (the) <gold>' ("the United Kingdom of the Netherlands")."""
+    """'<a country of the table> of (the) <gold>' ("the United Kingdom of the Netherlands"), or
+    (rules v8) a capitalised office's title '<Office> of (the) <gold>' ("the President of the
+    United States": a person, no pick of the country)."""
     words = span.words
     if lo < 2 or words[lo - 1] != "of" or not span.tight(lo) or not span.tight(lo - 1):
         return False
+    if words[lo - 2] in OFFICES and span.capitalised(lo - 2):
+        return True  # rules v8: a title, "the President of the United States"
     table = demonym_table()
     gold_names = {tuple(f) for f in gold_forms}
     for width in (3, 2, 1):
