@@ -196,6 +196,26 @@ CASES = [
         False,
         False,
     ),
+    # 13. an opening name that starts with the question's word restates the subject
+    (
+        "Which continent does judo come from?",
+        "Asia",
+        [],
+        (),
+        "The Judo World Cup is a sport from the continent of Asia.",
+        False,
+        True,
+    ),
+    # guard: an opening name of something else is another answer first
+    (
+        "Which continent does judo come from?",
+        "Asia",
+        [],
+        (),
+        "The Karate World Cup is a sport from the continent of Asia.",
+        False,
+        False,
+    ),
     # 12. (options shown) the gold only as the tail of an office's title is no pick
     (
         "Which of the United States and Canada is the country of Ann Lee?",
@@ -232,7 +252,7 @@ def test_round8_cases(question, gold, aliases, options, response, old, new) -> N
 def test_round8_cases_change_verdicts() -> None:
     """Each numbered rule has a case whose verdict v8 turns; guards keep theirs."""
     turned = [c for c in CASES if c[5] != c[6]]
-    assert len(turned) >= 12
+    assert len(turned) >= 13
 
 
 def _span(text: str) -> Span:
