@@ -216,6 +216,26 @@ CASES = [
         False,
         False,
     ),
+    # 14. a ranked unit "of" the gold lies inside the gold, it does not rename it
+    (
+        "Which country is Leeds in?",
+        "United Kingdom",
+        ["UK"],
+        (),
+        "Leeds is the largest city of the UK.",
+        False,
+        True,
+    ),
+    # guard: an alias qualified by a unit named like it is another place
+    (
+        "Which city is the Flatiron Building in?",
+        "New York City",
+        ["New York", "NYC"],
+        (),
+        "The Flatiron Building is in the state of New York.",
+        False,
+        False,
+    ),
     # 12. (options shown) the gold only as the tail of an office's title is no pick
     (
         "Which of the United States and Canada is the country of Ann Lee?",
@@ -252,7 +272,7 @@ def test_round8_cases(question, gold, aliases, options, response, old, new) -> N
 def test_round8_cases_change_verdicts() -> None:
     """Each numbered rule has a case whose verdict v8 turns; guards keep theirs."""
     turned = [c for c in CASES if c[5] != c[6]]
-    assert len(turned) >= 13
+    assert len(turned) >= 14
 
 
 def _span(text: str) -> Span:

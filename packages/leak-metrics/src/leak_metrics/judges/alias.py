@@ -141,8 +141,8 @@ restated subject's complement ("X is a British monarch") or a possessive owning 
 address chain ("the Colosseum, Rome, Italy"); no answer from a question's name echoed in an
 opening "To determine ..." clause, a premise's relation ("the continent of X is <premise
 value>"), an office's title (options shown) or "The answer is <other name>"; "not in <option>"
-rejects; "1." is no sentence; "but ... also <participle>" is no contradiction; an opening name
-that starts with a question's word ("The Judo World Cup" for judo) restates the subject.
+rejects; "1." is no sentence; "but ... also <participle>" is no contradiction; "The Judo Cup"
+(for judo) restates the subject; "the capital city of <gold>" keeps the gold.
 
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
