@@ -179,6 +179,43 @@ def _pick_rules(
     ]
 
 
+def _scope_rules(
+    span: Span, hits: list[tuple[int, int]], question_words: set[str]
+) -> list[tuple[str, str | None]]:
+    """Every gold mention inside a condition, or (rules v8) inside the opening purpose clause
+    when the question itself names the gold (a purpose may presuppose a new value)."""
+    conditions = [in_condition(span, lo) for lo, _ in hits]
+    purposes = [
+        in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
+        for lo, hi in hits
+    ]
+    return [
+        ("names the gold only inside a condition", conditions[0] if all(conditions) else None),
+        ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
+    ]
+
+
+def _relation_rules(
+    item: JudgeItem, span: Span, hits: list[tuple[int, int]], question_words: set[str]
+) -> list[tuple[str, str | None]]:
+    """Rules 9b (:mod:`relation_rules`): the gold as another relation's value or owner; the
+    premise-relation rule (rules v8) only where options are shown."""
+    question = item.question
+    return [
+        (
+            "names the gold as the value of another relation",
+            other_relation_value(span, hits, question_words),
+        ),
+        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
+        ("names the gold only in another relation", echoed_relation(span, hits, question)),
+        (
+            "names the gold as the value of another relation",
+            premise_relation_value(span, hits, question) if item.options else None,
+        ),
+        ("names the gold as the owner of the question's hint", hint_owner(span, hits, question)),
+    ]
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -201,17 +238,9 @@ def context_rule(
     ):
         citizenship = span.raw(*hits[0])
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
-    conditions = [in_condition(span, lo) for lo, _ in hits]
-    hypothetical = conditions[0] if all(conditions) else None
-    # only a gold the question itself names is echoed (a purpose may presuppose a new value)
-    purposes = [
-        in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
-        for lo, hi in hits
-    ]
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
-        ("names the gold only inside a condition", hypothetical),
-        ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
+        *_scope_rules(span, hits, question_words),
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
@@ -227,20 +256,7 @@ def context_rule(
             None if several else several_values(span, hits, asked_noun(item.question)),
         ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
-        (
-            "names the gold as the value of another relation",
-            other_relation_value(span, hits, question_words),
-        ),
-        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
-        ("names the gold only in another relation", echoed_relation(span, hits, item.question)),
-        (
-            "names the gold as the value of another relation",
-            premise_relation_value(span, hits, item.question) if item.options else None,
-        ),
-        (
-            "names the gold as the owner of the question's hint",
-            hint_owner(span, hits, item.question),
-        ),
+        *_relation_rules(item, span, hits, question_words),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),
     ):
