@@ -150,5 +150,5 @@ def test_asked_noun_compound_head() -> None:
 
 
 def test_rules_version() -> None:
-    assert RULES_VERSION == 7
-    assert JUDGE.describe()["rules_version"] == 7
+    assert RULES_VERSION >= 7  # round eight bumped it again (test_judge_round8.py)
+    assert JUDGE.describe()["rules_version"] == RULES_VERSION

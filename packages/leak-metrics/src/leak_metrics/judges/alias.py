@@ -135,6 +135,15 @@ options shown, an explicit pick of a name that is no option ("The correct option
 City, the capital of ...") is no pick of the gold (:mod:`option_rules`); for a shared value,
 "not (in) the same <asked noun>" says the values differ (rule 6b).
 
+Round eight (rules version 8; :mod:`subject_rules`, :mod:`relation_rules`, :mod:`option_rules`,
+each rule in its module's docstring): a citizenship slot filled by the adjective opening the
+restated subject's complement ("X is a British monarch") or a possessive owning nothing; an
+address chain ("the Colosseum, Rome, Italy"); no answer from a question's name echoed in an
+opening "To determine ..." clause, a premise's relation ("the continent of X is <premise
+value>"), an office's title (options shown) or "The answer is <other name>"; "not in <option>"
+rejects; "1." is no sentence; "but ... also <participle>" is no contradiction; "The Judo Cup"
+(for judo) restates the subject; "the capital city of <gold>" keeps the gold.
+
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
 A refusal is a decided verdict (incorrect), never unjudged.
@@ -234,16 +243,9 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3 = the classes of issue 35 (short codes, case, mixed nationality, lists, denials, lead-ins);
-#: 4 = issue 35, round four (citizenship phrases, relation and scope rules, predicative truth
-#: words, the stop rule past lead-in sentences); 5 = issue 35, round five (possessive owners, the
-#: gold's own "<gold> of <gold form>" style, an apposition only with an article or a renaming,
-#: another yes/no value only in a statement opening with the claim's subject); 6 = issue 35,
-#: round six (an option answer read as an explicit pick: a rejected option is no pick, the gold
-#: inside a longer name, called another relation's value or one end of "between A and B" is
-#: none, a pick by place; another country beside a shared value; a fictional subject; a
-#: language; the possessive unit of the gold).
-RULES_VERSION = 7
+#: 3-8 = issue 35's rounds three to eight (rounds four to five: citizenship, relation, scope and
+#: owner rules; six to eight: the "Round ..." paragraphs above; the README lists each round).
+RULES_VERSION = 8
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ except that a ``.`` does not end the sentence after a single letter ("U.S.", "J.
 a known abbreviation ("Jr.", "St.", "Inc.", "Dr.", ... :data:`ABBREVIATIONS`) or between digits
 ("1.5", never followed by a space), unless a sentence opener follows it ("born in the U.S. He
 was ...": He, She, It, They, The, This, ...). A first sentence that ends with ``:`` (a lead-in such as "The answer is:") or that
-holds no word is not an answer sentence; the span then runs on to the end of the next one.
+holds no word, or only a list marker ("1. Germany", rules v8), is not an answer sentence; the
+span then runs on to the end of the next one.
 
 :data:`ANSWER_STOP_STRINGS` are the strings at which a decoder may *check* for the stop (every
 stop ends with one of them); the check itself is :func:`answer_stop`, because ". " also occurs
@@ -40,6 +41,8 @@ ABBREVIATIONS = frozenset(
 _END = re.compile(r"[.!?]+(?=[\s\"'”’)\]]|$)|\n")
 _WORD = re.compile(r"\w")
 _LAST_WORD = re.compile(r"([\w.]+)$")
+# A list marker alone ("1. Germany"): a number opening a list, no sentence (rules v8).
+_MARKER = re.compile(r"^\s*\d{1,2}[.)]\s*$")
 # A word that opens a new sentence after an abbreviation's dot ("born in the U.S. He was").
 _OPENER = re.compile(r"\s+(He|She|It|They|The|This|That|There|These|His|Her|Its|In|We|I)\b")
 
@@ -80,8 +83,8 @@ def _sentence_ends(text: str) -> list[tuple[int, bool]]:
             and not _OPENER.match(text, end)
         ):
             continue  # "D.C. is", "J. R. R. Tolkien", but "the U.S. He was" ends
-        if not _WORD.search(piece) or piece.rstrip().endswith(":"):
-            continue  # empty line or a lead-in ("The answer is:"): the answer follows
+        if not _WORD.search(piece) or piece.rstrip().endswith(":") or _MARKER.match(piece):
+            continue  # empty line, a lead-in ("The answer is:") or "1.": the answer follows
         if len(ends) < MAX_LEAD_INS and is_lead_in(piece.strip()):
             ends.append((end, True))  # "That's a good question.": the next sentence answers
             start = end

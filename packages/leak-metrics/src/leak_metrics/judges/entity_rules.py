@@ -324,6 +324,7 @@ def other_names(
     out = []
     runs = span.name_runs()
     starts = {lo: hi for lo, hi in runs}
+    asked = question_words - OPENERS  # a name opening with the question's word (rules v8)
 
     def restates(lo: int, hi: int) -> bool:
         words = [w for w in span.words[lo:hi] if w not in LINKS]
@@ -335,8 +336,8 @@ def other_names(
         words = [w for w in span.words[lo:hi] if w not in LINKS]
         if words and words[-1] in question_words:
             continue  # a garbled restatement of the question's subject ("Malti Gandhi")
-        if lo == 0 and words and _garbled(words[-1], question_words):
-            continue  # the subject misspelt where it opens the answer ("M Gandhai", "Jefferson")
+        if lo == 0 and words and (_garbled(words[-1], question_words) or words[0] in asked):
+            continue  # the subject misspelt or lengthened ("M Gandhai"; v8: "Judo Cup" for judo)
         partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
         if lo == 0 and partner is not None and restates(hi + 1, partner):
             continue  # "Jefferson and Donald Trump are ...": a garbled subject of a pair

@@ -10,6 +10,7 @@ from leak_metrics.judges.entity_rules import (
     first_other_name,
     gold_mentions,
     other_names,
+    predicate_start,
 )
 from leak_metrics.judges.list_rules import (
     asked_noun,
@@ -33,8 +34,14 @@ from leak_metrics.judges.option_rules import (
     rejected,
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
-from leak_metrics.judges.relation_rules import hint_owner, kind_mismatch, other_relation_value
-from leak_metrics.judges.scope_rules import in_condition
+from leak_metrics.judges.relation_rules import (
+    echoed_relation,
+    hint_owner,
+    kind_mismatch,
+    other_relation_value,
+    premise_relation_value,
+)
+from leak_metrics.judges.scope_rules import in_condition, in_purpose
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -45,6 +52,7 @@ from leak_metrics.judges.slot_rules import (
     names_subject,
     role_mismatch,
 )
+from leak_metrics.judges.subject_rules import address_chain, complement_mentions
 from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
 from leak_metrics.normalize import tokenize
 
@@ -101,6 +109,9 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
+    if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
+        extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
+        named = sorted(set(named) | set(extra))
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
@@ -126,10 +137,12 @@ def _candidates(
     # a name in a relation the question does not ask ("born in Tupelo" for a place of death)
     # is not an answer either; nor is an owner ("The UK's currency is ..."): it says whose
     # value is given, not another value
+    runs = span.name_runs()
     return [
         o
         for o in others
         if o not in partners
+        and not address_chain(span, o, runs, hits)  # rules v8: "the Colosseum, Rome, Italy"
         and not in_other_role(span, o[0], item.question)
         and not possessive_owner(span, o[1])
     ]
@@ -155,11 +168,51 @@ def _pick_rules(
             "names the gold only inside a longer name",
             gold_in_longer_name(span, hits, gold_forms) if options else None,
         ),
-        ("picks a name that is no option", non_option_pick(span, hits) if options else None),
+        (
+            "picks a name that is no option" if options else "gives another name as the answer",
+            non_option_pick(span, hits, bare=not options),
+        ),
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,
         ),
+    ]
+
+
+def _scope_rules(
+    span: Span, hits: list[tuple[int, int]], question_words: set[str]
+) -> list[tuple[str, str | None]]:
+    """Every gold mention inside a condition, or (rules v8) inside the opening purpose clause
+    when the question itself names the gold (a purpose may presuppose a new value)."""
+    conditions = [in_condition(span, lo) for lo, _ in hits]
+    purposes = [
+        in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
+        for lo, hi in hits
+    ]
+    return [
+        ("names the gold only inside a condition", conditions[0] if all(conditions) else None),
+        ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
+    ]
+
+
+def _relation_rules(
+    item: JudgeItem, span: Span, hits: list[tuple[int, int]], question_words: set[str]
+) -> list[tuple[str, str | None]]:
+    """Rules 9b (:mod:`relation_rules`): the gold as another relation's value or owner; the
+    premise-relation rule (rules v8) only where options are shown."""
+    question = item.question
+    return [
+        (
+            "names the gold as the value of another relation",
+            other_relation_value(span, hits, question_words),
+        ),
+        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
+        ("names the gold only in another relation", echoed_relation(span, hits, question)),
+        (
+            "names the gold as the value of another relation",
+            premise_relation_value(span, hits, question) if item.options else None,
+        ),
+        ("names the gold as the owner of the question's hint", hint_owner(span, hits, question)),
     ]
 
 
@@ -185,11 +238,9 @@ def context_rule(
     ):
         citizenship = span.raw(*hits[0])
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
-    conditions = [in_condition(span, lo) for lo, _ in hits]
-    hypothetical = conditions[0] if all(conditions) else None
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
-        ("names the gold only inside a condition", hypothetical),
+        *_scope_rules(span, hits, question_words),
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
@@ -205,15 +256,7 @@ def context_rule(
             None if several else several_values(span, hits, asked_noun(item.question)),
         ),
         ("names the gold in another role", role_mismatch(span, hits, item.question)),
-        (
-            "names the gold as the value of another relation",
-            other_relation_value(span, hits, question_words),
-        ),
-        ("calls the value a unit of the gold", kind_mismatch(span, hits, question_words)),
-        (
-            "names the gold as the owner of the question's hint",
-            hint_owner(span, hits, item.question),
-        ),
+        *_relation_rules(item, span, hits, question_words),
         ("names the gold but not as the subject's citizenship", citizenship),
         ("names the gold only in a phrase that is not about the subject", subjectless),
     ):

@@ -31,6 +31,16 @@ LIST_REACH = 6
 CONTRASTS = frozenset({"but", "however", "although", "though", "whereas", "yet", "instead"})
 
 
+def _said_of(span: Span, c: int, others: list[tuple[int, int]]) -> bool:
+    """Rules v8: the "also" after the contrast word at ``c`` opens a participle and no other
+    name follows ("..., but they are also connected by a border"): something more is said of
+    the subject, no second value."""
+    k = span.words.index("also", c) if "also" in span.words[c + 1 : c + 5] else None
+    if k is None or k + 1 >= len(span.words) or not span.words[k + 1].endswith("ed"):
+        return False
+    return not any(lo > c for lo, _ in others)
+
+
 def contradiction(
     span: Span,
     others: list[tuple[int, int]],
@@ -38,7 +48,8 @@ def contradiction(
     question_words: set[str] | frozenset[str] = frozenset(),
 ) -> str | None:
     """A contrast word after the gold followed by another (not negated) name, by "also"/
-    "another", or by a word saying the gold differs ("separate", "different")."""
+    "another" (not "also <participle>" with no name after: :func:`_said_of`), or by a word
+    saying the gold differs ("separate", "different")."""
     if not gold:
         return None
     contrasts = [k for k in range(gold[0][1], len(span.words)) if span.words[k] in CONTRASTS]
@@ -46,7 +57,7 @@ def contradiction(
         if span.words[c] == "but" and "only" in span.words[max(0, c - 8) : c]:
             continue  # "not only the capital but also the largest city": no contrast
         # "Europe, but it is also a member of the continent of ...": a second answer follows
-        if {"also", "another"} & set(span.words[c + 1 : c + 5]):
+        if {"also", "another"} & set(span.words[c + 1 : c + 5]) and not _said_of(span, c, others):
             return " ".join(span.words[c : c + 5])
         # "Dublin is the capital of Ireland, but Ireland is a separate country from Dublin"
         # (not "..., but they have different cultures": another thing differs)

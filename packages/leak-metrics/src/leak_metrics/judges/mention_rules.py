@@ -38,6 +38,9 @@ from leak_metrics.normalize import tokenize
 UNIT_WORDS = frozenset(
     {"city", "state", "province", "county", "region", "district", "prefecture", "territory"}
 )
+# Words that make "<word> <unit> of <gold>" a unit inside the gold, not a unit named like it
+# ("the capital city of the UK", "the largest city of Mexico"; not "the state of Mexico").
+RANKS = frozenset({"capital", "largest", "biggest", "major", "main", "chief", "principal"})
 SHORT_CODE_LENGTH = 2
 LONGEST_NAME = 5  # words before the gold a longer place name may have ("People's Republic of")
 
@@ -135,13 +138,16 @@ def inside_other_name(span: Span, lo: int, hi: int, gold_forms: list[list[str]])
 def larger_unit(span: Span, lo: int, hi: int, answer: str) -> str | None:
     """A shorter form of the gold (an alias) qualified by another kind of unit than the gold
     answer's own ("the state of New York" for "New York City", "Washington State" for
-    "Washington, D.C."): it names another place, not the gold."""
+    "Washington, D.C."): it names another place, not the gold; a ranked unit "of" the gold ("a
+    capital city of the UK", rules v8) lies inside the gold and does not qualify it."""
     answer_tokens = tokenize(answer)
     own = UNIT_WORDS & set(answer_tokens)
     if span.words[lo:hi] == answer_tokens:
         return None  # the gold's full name: "the state of New York" for New York (state)
     words = span.words
     before = words[lo - 2] if lo >= 2 and words[lo - 1] == "of" else None
+    if lo >= 3 and words[lo - 3] in RANKS:
+        before = None  # rules v8: "a capital city of the UK" places a city in the gold
     after = words[hi] if hi < len(words) and span.tight(hi) else None
     for unit in (before, after):
         if unit in UNIT_WORDS and unit not in own:

@@ -7,7 +7,8 @@ rules already make a wrong option named beside the gold incorrect (rules 3 and 5
 decides what counts as naming an option:
 
 - :func:`rejected`: an option named only to be rejected, the negation right before it ("not
-  Lyon", "rather than Lyon", "instead of Lyon"; not "not the capital of Lyon's country", which
+  Lyon", "rather than Lyon", "instead of Lyon", rules v8: "not in Lyon"; not "not the capital
+  of Lyon's country", which
   still names it) is not picked, so "It is Paris, not Lyon" and "not
   Paris, Lyon" each pick one option; "Paris or Lyon" picks none (rule 5 / rule 3);
 - :func:`gold_in_longer_name`: the gold's name inside a longer name of something else is no
@@ -15,7 +16,8 @@ decides what counts as naming an option:
   Kingdom of the United Nations", "the United Kingdom of the United Kingdom of China"; not "the
   United Kingdom of Great Britain", the gold's own style), "<gold> of" cut off at the end ("the
   capital city of the United Kingdom of") or "<a country of the table> of (the) <gold>" ("the
-  United Kingdom of the Netherlands" for the Netherlands);
+  United Kingdom of the Netherlands" for the Netherlands); rules v8: a title "<Office> of (the)
+  <gold>" ("the President of the United States", a person);
 - :func:`other_relation_subject`: the gold opens the answer as the copula's subject and the
   complement calls it another relation's value of something else ("The United Kingdom is the
   currency of Alan Turing's country of citizenship ...": a relation noun the asking sentence
@@ -24,6 +26,9 @@ decides what counts as naming an option:
 - :func:`non_option_pick` (rules v7): the answer's explicit pick ("The correct option is X",
   "the right answer is X") names something that is neither the gold nor an option ("The correct
   option is New York City, the capital of ..."): it picked a non-option, whatever it names after;
+  rules v8: not a possessive owner ("The correct answer is X's country: Peru"), and, for any
+  question, also an answer opening "The answer is <another name>, ..." (a question's own name
+  given as the answer: "The answer is Lyon, which lies in France" for Lyon's country);
 - :func:`between_pair`: the gold as one end of "between <A> and <B>" restates the choice;
 - :func:`option_by_number`: an option picked by its place ("The correct option is 2", "the
   second option") when the answer names no option.
@@ -38,13 +43,17 @@ from __future__ import annotations
 import re
 
 from leak_metrics.judges.demonyms import demonym_table
-from leak_metrics.judges.entity_rules import Span, predicate_start
+from leak_metrics.judges.entity_rules import OFFICES, Span, predicate_start
+from leak_metrics.judges.owner_rules import possessive_owner
 from leak_metrics.judges.relation_rules import COPULAS, RELATION_NOUNS, outermost
 from leak_metrics.normalize import tokenize
 
 # Words before an option that reject it ("not Lyon", "rather than Lyon", "instead of Lyon").
 _NEGATIONS = frozenset({"not", "never", "neither", "nor"})
 _REJECT_PAIRS = (("rather", "than"), ("instead", "of"))
+# A preposition the negation may carry before the rejected place ("located in Paris, not in
+# Lyon").
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "to", "on"})
 _CLAUSE = frozenset(",.;:!?\n")
 # Words a copula may carry before the relation noun ("is indeed the official currency of").
 _COMPLEMENT_FILLERS = frozenset(
@@ -56,11 +65,14 @@ _ASK = re.compile(r"[^.?!]*\?\s*$")
 def rejected(span: Span, lo: int) -> bool:
     """The option mention starting at token ``lo`` is rejected as the value itself: a negation
     right before it ("not Lyon", "never Lyon"; articles are no tokens) or "rather than" /
-    "instead of" right before it. A negation of something else that names the option ("not
-    the capital of Germany") rejects nothing: the option is still named."""
+    "instead of" right before it; rules v8: a negation with a place preposition ("not in
+    Lyon", "not from Lyon"). A negation of something else that names the option ("not the
+    capital of Germany") rejects nothing: the option is still named."""
     words = span.words
     if lo >= 2 and (words[lo - 2], words[lo - 1]) in _REJECT_PAIRS:
         return True
+    if lo >= 2 and words[lo - 2] in _NEGATIONS and words[lo - 1] in _PLACE_PREPOSITIONS:
+        return not _CLAUSE & set(span.gap(lo - 1) + span.gap(lo))  # rules v8: "not in Lyon"
     return lo >= 1 and words[lo - 1] in _NEGATIONS and not _CLAUSE & set(span.gap(lo))
 
 
@@ -86,10 +98,14 @@ def _longer_after(span: Span, hi: int, gold_forms: list[list[str]]) -> bool:
 
 
 def _longer_before(span: Span, lo: int, gold_forms: list[list[str]]) -> bool:
-    """'<a country of the table> of (the) <gold>' ("the United Kingdom of the Netherlands")."""
+    """'<a country of the table> of (the) <gold>' ("the United Kingdom of the Netherlands"), or
+    (rules v8) a capitalised office's title '<Office> of (the) <gold>' ("the President of the
+    United States": a person, no pick of the country)."""
     words = span.words
     if lo < 2 or words[lo - 1] != "of" or not span.tight(lo) or not span.tight(lo - 1):
         return False
+    if words[lo - 2] in OFFICES and span.capitalised(lo - 2):
+        return True  # rules v8: a title, "the President of the United States"
     table = demonym_table()
     gold_names = {tuple(f) for f in gold_forms}
     for width in (3, 2, 1):
@@ -193,16 +209,20 @@ _PICK_NOUNS = frozenset({"option", "answer", "choice"})
 _PICK_ADJECTIVES = frozenset({"correct", "right"})
 
 
-def non_option_pick(span: Span, gold: list[tuple[int, int]]) -> str | None:
+def non_option_pick(span: Span, gold: list[tuple[int, int]], bare: bool = False) -> str | None:
     """The name an explicit pick frame ("correct/right option/answer/choice is (would be)")
     names first, when no gold mention lies in the picked phrase (up to the next punctuation):
     a pick of a non-option (only called
     for a question that shows options, after the wrong options were checked). None when the
     frame is absent or is followed by the gold or by lowercase words ("The correct option is:
-    the currency of ...")."""
+    the currency of ...") or by a possessive owner ("The correct answer is X's country: Peru",
+    rules v8). With ``bare`` (rules v8, any question) the frame may also be "answer is" opening
+    the answer, the name right after it ("The answer is Lyon, which lies in France"; not after a
+    colon or quote: "The answer is: Lyon lies in France")."""
     words = span.words
-    for k in range(1, len(words) - 2):
-        if words[k] not in _PICK_NOUNS or words[k - 1] not in _PICK_ADJECTIVES:
+    for k in range(len(words) - 2):
+        adjective = k > 0 and words[k - 1] in _PICK_ADJECTIVES
+        if words[k] not in _PICK_NOUNS or not (adjective or (bare and k == 0)):
             continue
         j = k + 1
         if words[j] in ("would", "will") and words[j + 1] == "be":
@@ -212,9 +232,13 @@ def non_option_pick(span: Span, gold: list[tuple[int, int]]) -> str | None:
         j += 1
         if j >= len(words) or not span.capitalised(j):
             return None
+        if not adjective and span.gap(j).strip():
+            return None  # 'The answer is: X holds ...', 'The answer is "X, ..."': a statement
         run = next((r for r in span.name_runs() if r[0] <= j < r[1]), (j, j + 1))
         end = next((m for m in range(j + 1, len(words)) if _CLAUSE & set(span.gap(m))), len(words))
         if any(j <= lo < end for lo, _ in gold):
             return None  # the gold in the picked phrase ("Agra's Country of India, ...")
+        if possessive_owner(span, run[1]):
+            return None  # rules v8: an owner says whose value follows ("X's country: Peru")
         return span.raw(*run)
     return None

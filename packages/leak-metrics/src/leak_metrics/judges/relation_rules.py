@@ -6,6 +6,17 @@ than the asked one, or of another entity than the asked subject.
   nationality);
 - :func:`kind_mismatch`: the asked country or continent is said to be a smaller unit of the
   gold ("The country of citizenship of X is the former capital of the United Kingdom");
+- :func:`echoed_relation` (rules v8): every gold mention is the argument of another relation
+  whose value the same clause names ("the continent of France is Europe", "the capital of
+  France is indeed Paris" for "Which of France or Peru is X's country?", the relation noun not
+  in the asking sentence and the value given by a premise of the question: "... then that
+  country's capital is Paris"): the answer restates that premise; "The capital of Sweden is
+  Stockholm" for "What is the country of Stockholm?" still answers (no premise's value);
+- :func:`premise_relation_value` (rules v8): the gold is the copula's value for a clause whose
+  subject is a relation the question's premises use and its asking sentence does not ("The
+  currency of X's country is France" after premises about currencies, asked "X's country:
+  France or Peru?"): that premise relation's value, not the asked one (option questions only,
+  whose asking sentence names the asked relation; "... What is it?" names none);
 - :func:`hint_owner`: the gold only owns the value of the relation the question names in its
   hint, and the answer's subject is that hint ("Dublin is the capital of the United States" for
   "Which ... is Atlanta's country, if whichever has Dublin as capital is not it?"; an echoed
@@ -181,3 +192,83 @@ def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | 
         if index < len(sentences) - 1 or HINT_MARKERS & set(tokens):
             return f"{' '.join(opener)} ... {relation} of"
     return None
+
+
+# Words a copula may carry around it ("is indeed", "is actually").
+_VALUE_FILLERS = frozenset({"indeed", "actually", "also", "really", "in", "fact"})
+
+
+def echoed_relation(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
+    """Every gold mention is "<relation noun> of <gold> <copula> <Name>", the relation noun
+    (:data:`ASKED_RELATIONS`) absent from the question's asking (last) sentence and the name a
+    premise's value (after a copula of the question, outside the asking sentence): the words
+    from the relation noun to the name, else None."""
+    words = span.words
+    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    asking = set(sentences[-1]) if sentences else set()
+    q = tokenize(question)
+    # a premise's value: a word right after a copula of the question ("... then that country's
+    # continent is Europe")
+    values = {w for i, w in enumerate(q) if i and q[i - 1] in COPULAS} - asking
+    runs = span.name_runs()
+    found = None
+    for lo, hi in outermost(gold):
+        if lo < 2 or words[lo - 1] != "of" or words[lo - 2] not in ASKED_RELATIONS:
+            return None
+        if words[lo - 2] in asking:
+            return None
+        k = hi
+        while k < len(words) and words[k] in _VALUE_FILLERS:
+            k += 1
+        if k >= len(words) or words[k] not in COPULAS:
+            return None
+        k += 1
+        while k < len(words) and words[k] in _VALUE_FILLERS:
+            k += 1
+        run = next((r for r in runs if r[0] == k), None)
+        if run is None or any(a <= k < b for a, b in gold):
+            return None
+        name = [w for w in words[run[0] : run[1]] if w not in OPENERS]
+        if not name or name[0] not in values:
+            return None  # no premise's value ("The capital of Sweden is Stockholm")
+        found = found or " ".join(words[lo - 2 : run[1]])
+    return found
+
+
+_CLAUSE_STARTS = frozenset({"that", "is", "was", "are", "were"})
+
+
+def premise_relation_value(span: Span, gold: list[tuple[int, int]], question: str) -> str | None:
+    """Every gold mention follows a copula (at most :data:`COPULA_REACH` words between) whose
+    clause subject is "<relation noun> of ..." (:data:`RELATION_NOUNS`), the noun in a premise
+    sentence of the question and not in its asking (last) sentence: the subject, else None."""
+    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    if len(sentences) < 2:
+        return None  # no premise
+    asking = set(sentences[-1])
+    premises = {w for t in sentences[:-1] for w in t}
+    words = span.words
+    found = None
+    ends = {hi for _, hi in gold}
+    for lo, _ in outermost(gold):
+        if lo >= 1 and words[lo - 1] == "of" and lo - 1 in ends:
+            continue  # the gold's own style ("the United Kingdom of Great Britain")
+        copula = next(
+            (k for k in range(lo - 1, max(lo - 2 - COPULA_REACH, 0), -1) if words[k] in COPULAS),
+            None,
+        )
+        if copula is None:
+            return None
+        start = copula
+        while start > 0 and not set(",.;:") & set(span.gap(start)):
+            if words[start - 1] in _CLAUSE_STARTS:
+                break
+            start -= 1
+        subject = words[start:copula]
+        if "of" not in subject[1:]:
+            return None
+        noun = subject[subject.index("of", 1) - 1]
+        if noun not in RELATION_NOUNS or noun not in premises or noun in asking:
+            return None
+        found = found or " ".join(subject)
+    return found

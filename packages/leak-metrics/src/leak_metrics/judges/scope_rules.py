@@ -6,6 +6,12 @@
 - :func:`negated_before_colon`: the mention opens what follows a colon whose clause is a negated
   copula ("The answer is not X's country of citizenship: France"): the colon spells out the
   negated complement.
+- :func:`in_purpose` (rules v8): the mention sits in the purpose clause that opens the answer
+  ("To determine which of X's countries is France, we need to ..."): the question echoed while
+  setting out to answer it, not an answer, when the gold is a name the question itself gives
+  ("To determine the location of X on the continent of Europe" presupposes a value the question
+  does not name and still answers). The clause runs from the opening "to <verb>" or "in order
+  to" to the first clause end.
 - :func:`renamed`: a name followed by another name of it that restates the question ("Shaolin
   Chubu, also known as Shanghai and Beijing, are ..."): the subject, garbled, not an answer.
 
@@ -75,3 +81,15 @@ def renamed(
         if tuple(span.words[hi:end]) == phrase and end in starts and restates(end, starts[end]):
             return True
     return False
+
+
+def in_purpose(span: Any, lo: int) -> str | None:
+    """The opening purpose clause ("to <lowercase verb> ..." or "in order to ...", up to the
+    first clause end) when it holds the token at ``lo``, else None."""
+    words = span.words
+    start = 3 if words[:3] == ["in", "order", "to"] else 1 if words[:1] == ["to"] else 0
+    if not start or start >= len(words) or span.capitalised(start) or lo <= start:
+        return None
+    if any(_CLAUSE_END & set(span.gap(k)) for k in range(1, lo + 1)):
+        return None
+    return " ".join(words[: start + 1])

@@ -25,6 +25,7 @@ from leak_metrics.judges.entity_rules import (
     indefinite,
     predicate_start,
 )
+from leak_metrics.judges.subject_rules import subject_complement
 from leak_metrics.normalize import tokenize, tokenize_spans
 
 # Words right before a gold country that put it in the citizenship slot ("a citizen of the
@@ -55,7 +56,12 @@ def citizenship_slot(
     words = span.words
     for lo, hi in gold:
         following = words[hi] if hi < len(words) else ""
-        if following == "s" or (following in PLACE_NOUNS and not set(",.;:") & set(span.gap(hi))):
+        # rules v8: a possessive that owns nothing ("X's country is China's, and ...") is the
+        # value itself, not a modifier
+        owns = hi + 1 < len(words) and not set(",.;:!?") & set(span.gap(hi + 1))
+        if (following == "s" and owns) or (
+            following in PLACE_NOUNS and not set(",.;:") & set(span.gap(hi))
+        ):
             continue
         if lo == 0:
             return True
@@ -65,6 +71,8 @@ def citizenship_slot(
             predicative = hi >= len(words) or not span.tight(hi)  # "He is British."
             if predicative or describes_ahead(span, hi, PERSON_HEADS, indefinite(span, lo)):
                 return True
+            if subject_complement(span, lo, predicate_start(span), question_words):
+                return True  # rules v8: "X is a British monarch"
             continue
         if following in PERSON_HEADS and span.tight(hi):
             return True  # "a former U.S. President", "an American actor"
