@@ -284,8 +284,9 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "types": (
         "all seven question types on the built-in facts (200 built per type, so each has at least 40 "
-        "scored questions with the default model), GA, Probab attack",
-        {"types": EVERY_TYPE, "per_type": TYPES_PER_TYPE},
+        "scored questions with the default model), GA and NPO (a pair for the paired tests of "
+        "--seeds), Probab attack",
+        {"types": EVERY_TYPE, "per_type": TYPES_PER_TYPE, "methods": ("ga", "npo")},
     ),
     "full": (
         "all types, GA/NPO/RMU/TV/PALU/AS, Probab/FocusOnKey/Quantization, BBH utility on a small "

@@ -132,7 +132,7 @@ def run_cell(
 ) -> Path:
     """Run one cell into its model's run directory (returned): the model's WHOLE configuration
     fingerprints the store, only ``cell.stage`` (``base`` or one method) is computed."""
-    from leakres_cli.scale.store import CellStore, fingerprint
+    from leakres_cli.scale.store import CellStore, cell_keys
     from leakres_cli.stages.pipeline import Benchmark
 
     full = model_config(cfg, cell.model)
@@ -151,6 +151,7 @@ def run_cell(
     only = dataclasses.replace(full, methods=() if cell.stage == "base" else (cell.stage,))
     seed_everything(full.seed)
     bench = Benchmark(only, target, progress=progress, engine_options=engine_options)
-    bench.store = CellStore(target, fingerprint(full.fingerprint_dict()), bench.weights_record)
+    key, earlier = cell_keys(full.fingerprint_dict())  # the whole grid's: one key per cell job
+    bench.store = CellStore(target, key, bench.weights_record, accepted=earlier)
     bench.run()
     return target

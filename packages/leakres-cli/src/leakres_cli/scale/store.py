@@ -35,6 +35,32 @@ def fingerprint(obj: Any) -> str:
     return hashlib.sha256(blob).hexdigest()[:16]
 
 
+#: the most methods whose earlier keys :func:`cell_keys` enumerates (2**n - 1 of them)
+MAX_LEGACY_METHODS = 10
+
+
+def cell_keys(config: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """(key, earlier keys) of a run's cells from its ``fingerprint_dict()``.
+
+    The key leaves out ``methods``: every cell is one method's (``METHOD/...``) or shared by all
+    (questions, base evaluation), so the list of methods changes no cell's content and adding a
+    method to a finished run (``--methods ga`` then ``--methods ga,npo``) reuses every cell it
+    has. Cells written before (keyed on the whole dict, methods included) stay valid: the earlier
+    keys are those of each run of a subsequence of ``methods`` (order kept), so the same run, or
+    one with more methods, reuses them rather than recomputing.
+    """
+    from itertools import combinations
+
+    key = fingerprint({k: v for k, v in config.items() if k != "methods"})
+    methods = list(config.get("methods") or ())[:MAX_LEGACY_METHODS]
+    earlier = tuple(
+        fingerprint({**config, "methods": list(sub)})
+        for r in range(1, len(methods) + 1)
+        for sub in combinations(methods, r)
+    )
+    return key, earlier
+
+
 def digest_key(weights: dict[str, Any]) -> str:
     """The short key of a ``{role: digest}`` record (:mod:`leakres_cli.models.weights`) that a cell stores:
     the content hashes only (a model moved elsewhere with the same bytes keeps its cells; one with
@@ -135,12 +161,15 @@ class CellStore:
         root: Path,
         config_fingerprint: str,
         weights: Callable[[], dict[str, Any]] | None = None,
+        accepted: tuple[str, ...] = (),
     ) -> None:
         """``weights()``: the content hashes of the models the cells score
         (:mod:`leakres_cli.models.weights`), computed on first use; a cell written for other weights
-        (a model retrained in place) is stale and recomputed. None: keyed on the config only."""
+        (a model retrained in place) is stale and recomputed. None: keyed on the config only.
+        ``accepted``: earlier keys of the same cells (:func:`cell_keys`), read but never written."""
         self.root = root / "cells"
         self.config_fingerprint = config_fingerprint
+        self.accepted = accepted
         self._weights_fn = weights
         self._weights: dict[str, Any] | None = None
         self._stale_said = False
@@ -174,7 +203,9 @@ class CellStore:
                 f"corrupt cell file {path}: not a leakres cell (needs 'config_fingerprint' and "
                 "'payload'); delete it to recompute"
             )
-        if cell["config_fingerprint"] != self.config_fingerprint or "payload_digest" not in cell:
+        known = cell["config_fingerprint"] == self.config_fingerprint
+        known = known or cell["config_fingerprint"] in self.accepted
+        if not known or "payload_digest" not in cell:
             return None  # another configuration's, or written before cells had digests: recompute
         if cell["payload_digest"] != payload_digest(cell["payload"]):
             raise LeakresError(

@@ -28,7 +28,7 @@ from leakres_cli.config.run_config import RunConfig
 from leakres_cli.models.engines import hardware_record
 from leakres_cli.progress import StageTimer, advance, stage_bar
 from leakres_cli.records import FactKey, Record, fact_key, question_options
-from leakres_cli.scale.store import CellStore, fingerprint
+from leakres_cli.scale.store import CellStore, cell_keys
 from leakres_cli.stages import attacking, evaluation, judging, trajectory
 from leakres_cli.stages import bbh as bbh_stage
 from leakres_cli.stages.answering import decoding_protocol, greedy_answers
@@ -76,8 +76,10 @@ class Benchmark:
         self.out_dir = out_dir
         self.progress = progress
         # keyed on the config and on the base model's weights (a model retrained in place reruns)
-        key = self._resolved.fingerprint if self._resolved else cfg.fingerprint_dict()
-        self.store = CellStore(out_dir, fingerprint(key), self.weights_record)
+        key, earlier = cell_keys(
+            self._resolved.fingerprint if self._resolved else cfg.fingerprint_dict()
+        )
+        self.store = CellStore(out_dir, key, self.weights_record, accepted=earlier)
         self.timer = StageTimer()
         self._model: Any = None
         self._tokenizer: Any = None

@@ -68,8 +68,17 @@ def seed_store(bench: Any, seed: int) -> CellStore:
     `leakres run --cell`) and the seed."""
     if seed == bench.cfg.seed:
         return bench.store
-    key = fingerprint({"run": bench.store.config_fingerprint, "run_seed": seed})
-    return CellStore(bench.out_dir / "seeds" / str(seed), key, bench.store.weights)
+
+    def key(run: str) -> str:
+        return fingerprint({"run": run, "run_seed": seed})
+
+    earlier = tuple(key(k) for k in bench.store.accepted)
+    return CellStore(
+        bench.out_dir / "seeds" / str(seed),
+        key(bench.store.config_fingerprint),
+        bench.store.weights,
+        accepted=earlier,
+    )
 
 
 @dataclass

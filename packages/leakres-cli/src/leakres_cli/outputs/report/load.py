@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from leakres_cli.errors import LeakresError
-from leakres_cli.scale.store import fingerprint, payload_digest
+from leakres_cli.scale.store import cell_keys, payload_digest
 
 __all__ = ["RunData", "load_run"]
 
@@ -70,7 +70,7 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
         raise LeakresError(f"{results_path}: expected a JSON object at the top level")
     run = RunData(root, name or root.resolve().name, results)
     cfg = results.get("config")
-    expected = fingerprint(cfg) if isinstance(cfg, dict) else None
+    expected = _keys(cfg) if isinstance(cfg, dict) else None
     cells = root / "cells"
     if not cells.is_dir():
         run.warnings.append(
@@ -85,7 +85,15 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
     return run
 
 
-def _cell(run: RunData, cells: Path, expected: str | None, rel: str) -> dict[str, Any] | None:
+def _keys(cfg: dict[str, Any]) -> frozenset[str]:
+    """Every key a cell of this config may carry (the run's and the earlier ones, ``cell_keys``)."""
+    key, earlier = cell_keys(cfg)
+    return frozenset((key, *earlier))
+
+
+def _cell(
+    run: RunData, cells: Path, expected: frozenset[str] | None, rel: str
+) -> dict[str, Any] | None:
     """The payload of ``cells/REL.json``; None (with a warning) when it is missing, unreadable or
     written by another configuration than results.json."""
     p = cells / f"{rel}.json"
@@ -99,7 +107,7 @@ def _cell(run: RunData, cells: Path, expected: str | None, rel: str) -> dict[str
     if not isinstance(data, dict) or not isinstance(data.get("payload"), dict):
         run.warnings.append(f"{p}: no 'payload' object - left out")
         return None
-    if expected is not None and data.get("config_fingerprint") != expected:
+    if expected is not None and data.get("config_fingerprint") not in expected:
         run.warnings.append(f"{p}: written by another configuration than results.json - left out")
         return None
     if "payload_digest" in data and data["payload_digest"] != payload_digest(data["payload"]):
