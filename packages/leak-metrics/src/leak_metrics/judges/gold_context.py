@@ -34,6 +34,12 @@ from leak_metrics.judges.option_rules import (
     rejected,
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
+from leak_metrics.judges.placement_rules import (
+    agent_adjective,
+    located_mentions,
+    other_owner_value,
+    ruled_out,
+)
 from leak_metrics.judges.relation_rules import (
     echoed_relation,
     hint_owner,
@@ -109,6 +115,12 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
+    # rules v9: a place of the gold by its adjective ("located in the Egyptian desert"; with no
+    # options: an options answer must pick the option itself); not an agent's nationality ("a
+    # car built by the American racer")
+    if not item.options:
+        named = sorted(set(named) | set(located_mentions(span, adjectives)))
+    named = [m for m in named if not agent_adjective(span, *m, adjectives)]
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
@@ -120,6 +132,9 @@ def mention_hits(
         for s, o in wrong_spans
         if not any(_inside(s, g) for g, _ in gold_spans) and not rejected(span, s[0])
     ]
+    if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
+        golds = [g for g, _ in gold_hits]
+        wrong_hits = [(s, o) for s, o in wrong_hits if not other_owner_value(span, s, golds)]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
@@ -192,6 +207,7 @@ def _scope_rules(
     return [
         ("names the gold only inside a condition", conditions[0] if all(conditions) else None),
         ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
+        ("names the gold only in what is ruled out", ruled_out(span, hits)),
     ]
 
 

@@ -122,7 +122,7 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
     if owned is not None:
         return owned
     for lo, _ in gold:
-        if lo < verb + 3 or words[lo - 1] not in ("of", "in"):
+        if lo < verb + 3 or words[lo - 1] != "of":
             return None
         unit = words[lo - 2]
         between = words[verb + 1 : lo - 2]
