@@ -35,6 +35,7 @@ from leak_metrics.judges.option_rules import (
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.placement_rules import (
+    abbreviation_end,
     agent_adjective,
     located_mentions,
     other_owner_value,
@@ -127,6 +128,9 @@ def mention_hits(
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
+    # rules v9: "the United Kingdom (UK/GB)": abbreviations of the gold, no alternatives
+    spans = {s for s, _ in gold_hits}
+    gold_hits = [((lo, abbreviation_end(span, lo, hi, spans)), f) for (lo, hi), f in gold_hits]
     wrong_hits = [
         (s, o)
         for s, o in wrong_spans

@@ -23,6 +23,10 @@ gold or its adjective attached to a thing of another kind is not.
   (", while/whereas the <noun> of <name> is <option>") after the gold is another owner's value,
   no pick of that option ("X's country is France, while the country of Italy is Italy").
 
+- :func:`abbreviation_end`: a gold mention in parentheses right after another gold mention,
+  followed by slash- or comma-joined short words ("the United Kingdom (UK/GB/NU)"), is the
+  gold's abbreviations, not alternatives: the mention runs to the last of them.
+
 Each function reads a span's ``words`` (normalised tokens), ``gap(i)`` (the raw text before
 token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Span`.
 """
@@ -181,3 +185,22 @@ def other_owner_value(span: Any, wrong: tuple[int, int], gold: list[tuple[int, i
             owner = "of" in clause[1:] and not span.capitalised(k + 1)
             return owner and any(hi <= k for _, hi in gold)
     return False
+
+
+# Longest word an abbreviation in parentheses may have ("UK", "GB", "USA").
+_ABBREVIATION_WIDTH = 4
+
+
+def abbreviation_end(span: Any, lo: int, hi: int, gold: set[tuple[int, int]]) -> int:
+    """The end of the gold mention ``lo:hi`` with its abbreviation tail (see the module
+    docstring): ``hi`` unless the mention opens a parenthesis right after another gold
+    mention."""
+    words = span.words
+    if "(" not in span.gap(lo) or not any(g_hi == lo for _, g_hi in gold):
+        return hi
+    end = hi
+    while end < len(words) and span.gap(end).strip() in ("/", ","):
+        if len(words[end]) > _ABBREVIATION_WIDTH or not span.capitalised(end):
+            return hi
+        end += 1
+    return end
