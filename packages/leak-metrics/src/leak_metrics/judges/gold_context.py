@@ -37,6 +37,7 @@ from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.placement_rules import (
     abbreviation_end,
     agent_adjective,
+    contrast_rejected,
     located_mentions,
     other_owner_value,
     ruled_out,
@@ -138,7 +139,11 @@ def mention_hits(
     ]
     if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
         golds = [g for g, _ in gold_hits]
-        wrong_hits = [(s, o) for s, o in wrong_hits if not other_owner_value(span, s, golds)]
+        wrong_hits = [
+            (s, o)
+            for s, o in wrong_hits
+            if not other_owner_value(span, s, golds) and not contrast_rejected(span, *s)
+        ]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 

@@ -27,6 +27,10 @@ gold or its adjective attached to a thing of another kind is not.
   followed by slash- or comma-joined short words ("the United Kingdom (UK/GB/NU)"), is the
   gold's abbreviations, not alternatives: the mention runs to the last of them.
 
+- :func:`contrast_rejected`: an option negated through a phrase and then replaced by a contrast
+  ("not the capital of Nigeria, but rather the capital of South Africa") is rejected, as "not
+  Nigeria" is: the answer picks what follows "but".
+
 Each function reads a span's ``words`` (normalised tokens), ``gap(i)`` (the raw text before
 token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Span`.
 """
@@ -204,3 +208,23 @@ def abbreviation_end(span: Any, lo: int, hi: int, gold: set[tuple[int, int]]) ->
             return hi
         end += 1
     return end
+
+
+_NEGATIONS = frozenset({"not", "never"})
+_CONTRAST_OPENERS = frozenset({"but", "rather", "instead"})
+# How many words a negation may stand before the option it rejects ("not the capital of").
+_NEGATION_REACH = 4
+
+
+def contrast_rejected(span: Any, lo: int, hi: int) -> bool:
+    """The option mention ``lo:hi`` is negated through lowercase words and followed by ",
+    but/rather/instead" (see the module docstring)."""
+    words = span.words
+    if hi >= len(words) or words[hi] not in _CONTRAST_OPENERS or "," not in span.gap(hi):
+        return False
+    for k in range(lo - 1, max(lo - 1 - _NEGATION_REACH, -1), -1):
+        if _BREAKS & set(span.gap(k + 1)) or span.capitalised(k):
+            return False
+        if words[k] in _NEGATIONS:
+            return True
+    return False
