@@ -37,6 +37,8 @@ from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
 from leak_metrics.judges.placement_rules import (
     abbreviation_end,
     agent_adjective,
+    born_adjective,
+    connection_end,
     contrast_rejected,
     located_mentions,
     other_owner_value,
@@ -123,6 +125,8 @@ def mention_hits(
     if not item.options:
         named = sorted(set(named) | set(located_mentions(span, adjectives)))
     named = [m for m in named if not agent_adjective(span, *m, adjectives)]
+    if not {"born", "birth", "birthplace"} & question_words:  # "a European-born musician"
+        named = [m for m in named if not born_adjective(span, *m, adjectives)]
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
@@ -184,6 +188,7 @@ def _pick_rules(
     options = bool(item.options)
     return [
         ("names the gold as one of a pair", between_pair(span, hits)),
+        ("names the gold as an end of a connection", connection_end(span, hits, question_words)),
         (
             "names another country beside the shared value",
             None if options else second_country(span, hits, gold_forms, question_words),

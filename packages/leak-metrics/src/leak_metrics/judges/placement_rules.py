@@ -31,6 +31,14 @@ gold or its adjective attached to a thing of another kind is not.
   ("not the capital of Nigeria, but rather the capital of South Africa") is rejected, as "not
   Nigeria" is: the answer picks what follows "but".
 
+- :func:`born_adjective`: the gold's adjective joined to "-born" ("a European-born musician")
+  names a birthplace, not the answer, unless the question asks where someone was born (a
+  "Canadian-born American" is still named American by the adjective after it).
+
+- :func:`connection_end`: every gold mention is an end of a connection ("a bridge that connects
+  the East Bay of <gold>, California, to ..."), as the gold is one end of "between A and B":
+  what is connected is not the asked value.
+
 Each function reads a span's ``words`` (normalised tokens), ``gap(i)`` (the raw text before
 token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Span`.
 """
@@ -228,3 +236,50 @@ def contrast_rejected(span: Any, lo: int, hi: int) -> bool:
         if words[k] in _NEGATIONS:
             return True
     return False
+
+
+def born_adjective(span: Any, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
+    """The gold's adjective at ``lo:hi`` is joined to "-born" (see the module docstring)."""
+    words = span.words
+    return (
+        words[lo:hi] in adjectives
+        and hi < len(words)
+        and words[hi] == "born"
+        and span.gap(hi).strip() == "-"
+    )
+
+
+_CONNECT_VERBS = frozenset(
+    {"connect", "connects", "connecting", "connected", "link", "links", "linking", "linked",
+     "join", "joins", "joining", "joined"}
+)  # fmt: skip
+_CONNECT_ENDS = frozenset({"to", "with", "and"})
+# How far the gold may stand from the connecting verb, and the other end from the gold.
+_CONNECT_REACH = 8
+
+
+def connection_end(
+    span: Any, gold: list[tuple[int, int]], question_words: set[str] | frozenset[str]
+) -> str | None:
+    """Every gold mention lies after a connecting verb of its sentence, with "to"/"with"/"and"
+    between them or after the gold (see the module docstring); the verb, else None. Not when
+    the question asks by a connecting verb ("With which sport is X connected?")."""
+    if _CONNECT_VERBS & question_words:
+        return None
+    words = span.words
+    found = None
+    for lo, hi in gold:
+        verb = None
+        for k in range(lo - 1, max(lo - 1 - _CONNECT_REACH, -1), -1):
+            if set(".;:!?\n") & set(span.gap(k + 1)):
+                break
+            if words[k] in _CONNECT_VERBS:
+                verb = k
+                break
+        if verb is None:
+            return None
+        ends = _CONNECT_ENDS & set(words[verb + 1 : lo] + words[hi : hi + _CONNECT_REACH])
+        if not ends:
+            return None
+        found = found or words[verb]
+    return found
