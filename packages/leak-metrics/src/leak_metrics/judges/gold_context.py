@@ -51,7 +51,7 @@ from leak_metrics.judges.relation_rules import (
     other_relation_value,
     premise_relation_value,
 )
-from leak_metrics.judges.scope_rules import in_condition, in_purpose
+from leak_metrics.judges.scope_rules import conditioned, in_purpose
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -213,7 +213,7 @@ def _scope_rules(
 ) -> list[tuple[str, str | None]]:
     """Every gold mention inside a condition, or (rules v8) inside the opening purpose clause
     when the question itself names the gold (a purpose may presuppose a new value)."""
-    conditions = [in_condition(span, lo) for lo, _ in hits]
+    conditions = conditioned(span, hits)
     purposes = [
         in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
         for lo, hi in hits
