@@ -9,6 +9,8 @@ gold or its adjective attached to a thing of another kind is not.
   in the United States", "X's citizenship is a nationality in the Republic of Y") puts the
   subject in the gold: the citizenship slot is filled (the name run holding the gold may carry
   the gold's own words and official-name words: "Republic", "Kingdom", "Federal", ...).
+- :func:`possessed_value`: for a citizenship question, "<subject>'s <asked noun> of <gold>"
+  ("Fidel Castro's country of Cuba") names the gold as the subject's value: the slot is filled.
 - :func:`located_mentions`: the gold's adjective before a geographic noun, as the object of
   "in"/"on"/"within" (directly or through "the <lowercase words> of": "located in the northern
   part of the Egyptian desert", "both located on the German Alps", "in the Indian
@@ -283,3 +285,20 @@ def connection_end(
             return None
         found = found or words[verb]
     return found
+
+
+# Nouns a citizenship question asks by ("country", "citizenship", "nationality").
+_ASKED_NOUNS = frozenset({"country", "citizenship", "nationality", "nation"})
+
+
+def possessed_value(span: Any, lo: int, question_words: frozenset[str] | set[str]) -> bool:
+    """The gold at ``lo`` follows "<question word>'s <asked noun> of" with no punctuation
+    between (see the module docstring)."""
+    words = span.words
+    if lo < 4 or words[lo - 1] != "of" or words[lo - 3] != "s":
+        return False
+    if words[lo - 2] not in _ASKED_NOUNS or words[lo - 2] not in question_words:
+        return False
+    if any(_BREAKS & set(span.gap(k)) for k in range(lo - 3, lo + 1)):
+        return False
+    return words[lo - 4] in question_words and span.capitalised(lo - 4)

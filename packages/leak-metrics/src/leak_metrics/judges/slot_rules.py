@@ -25,7 +25,7 @@ from leak_metrics.judges.entity_rules import (
     indefinite,
     predicate_start,
 )
-from leak_metrics.judges.placement_rules import placed_in_gold
+from leak_metrics.judges.placement_rules import placed_in_gold, possessed_value
 from leak_metrics.judges.subject_rules import subject_complement
 from leak_metrics.normalize import tokenize, tokenize_spans
 
@@ -88,6 +88,8 @@ def citizenship_slot(
             return True
         if _citizenship_phrase(span, lo, question_words):
             return True
+        if possessed_value(span, lo, question_words):
+            return True  # rules v9: "Fidel Castro's country of Cuba"
         if placed_in_gold(span, lo, gold_words, question_words):
             return True  # rules v9: "X's citizenship countries are both in the United States"
     return False
