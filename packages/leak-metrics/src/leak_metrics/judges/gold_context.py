@@ -119,14 +119,7 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
-    # rules v9: a place of the gold by its adjective ("located in the Egyptian desert"; with no
-    # options: an options answer must pick the option itself); not an agent's nationality ("a
-    # car built by the American racer")
-    if not item.options:
-        named = sorted(set(named) | set(located_mentions(span, adjectives)))
-    named = [m for m in named if not agent_adjective(span, *m, adjectives)]
-    if not {"born", "birth", "birthplace"} & question_words:  # "a European-born musician"
-        named = [m for m in named if not born_adjective(span, *m, adjectives)]
+    named = _placed_adjectives(item, span, named, adjectives, question_words)
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
@@ -143,13 +136,34 @@ def mention_hits(
     ]
     if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
         golds = [g for g, _ in gold_hits]
-        wrong_hits = [
-            (s, o)
-            for s, o in wrong_hits
-            if not other_owner_value(span, s, golds) and not contrast_rejected(span, *s)
-        ]
+        wrong_hits = [(s, o) for s, o in wrong_hits if not _no_pick(span, s, golds)]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
+
+
+def _placed_adjectives(
+    item: JudgeItem,
+    span: Span,
+    named: list[tuple[int, int]],
+    adjectives: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[int, int]]:
+    """Rules v9 (:mod:`placement_rules`): a place of the gold by its adjective ("located in the
+    Egyptian desert"; with no options: an options answer must pick the option itself) counts;
+    an agent's nationality ("a car built by the American racer") and, unless the question asks
+    about birth, a birthplace ("a European-born musician") do not."""
+    if not item.options:
+        named = sorted(set(named) | set(located_mentions(span, adjectives)))
+    named = [m for m in named if not agent_adjective(span, *m, adjectives)]
+    if not {"born", "birth", "birthplace"} & question_words:
+        named = [m for m in named if not born_adjective(span, *m, adjectives)]
+    return named
+
+
+def _no_pick(span: Span, wrong: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
+    """Rules v9: a wrong option named as another owner's value after ", while" or rejected by
+    "not <...> of <option>, but ..." is no pick of it."""
+    return other_owner_value(span, wrong, gold) or contrast_rejected(span, *wrong)
 
 
 def _candidates(

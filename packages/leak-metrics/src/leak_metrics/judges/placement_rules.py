@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_BREAKS = frozenset(",.;:!?()\"\n")
+_BREAKS = frozenset(',.;:!?()"\n')
 _COPULAS = frozenset({"is", "was", "are", "were"})
 # Words of an official name that may wrap the gold ("the Republic of South Africa").
 _OFFICIAL_WORDS = frozenset(
@@ -139,8 +139,9 @@ def located_mentions(span: Any, adjectives: list[list[str]]) -> list[tuple[int, 
             hi = lo + width
             if words[lo:hi] != adjective or words[hi] not in GEOGRAPHIC_NOUNS:
                 continue
-            if not span.tight(hi) or (hi + 1 < len(words) and span.tight(hi + 1)
-                                      and words[hi + 1] in GEOGRAPHIC_NOUNS):
+            if not span.tight(hi) or (
+                hi + 1 < len(words) and span.tight(hi + 1) and words[hi + 1] in GEOGRAPHIC_NOUNS
+            ):
                 continue
             if _place_object(span, lo):
                 out.append((lo, hi))
@@ -164,7 +165,12 @@ def _place_object(span: Any, lo: int) -> bool:
 def agent_adjective(span: Any, lo: int, hi: int, adjectives: list[list[str]]) -> bool:
     """The gold's adjective at ``lo:hi`` follows "<participle> by" (see the module docstring)."""
     words = span.words
-    if words[lo:hi] not in adjectives or lo < 2 or words[lo - 1] != "by" or _BREAKS & set(span.gap(lo)):
+    if (
+        words[lo:hi] not in adjectives
+        or lo < 2
+        or words[lo - 1] != "by"
+        or _BREAKS & set(span.gap(lo))
+    ):
         return False
     verb = words[lo - 2]
     return verb in _AGENT_PARTICIPLES or (verb.endswith("ed") and len(verb) > 4)
