@@ -278,6 +278,19 @@ CASES = [
     (SHARED, "France", FR, (), "Ada Smith and Bo Lee are both French Presidents.", False, True),
     # guard: another person's office
     (CIT, "France", FR, (), "Ada Smith met the French President in Rome.", True, True),
+    # 15. a quoted sentence called an example or idiom is talked about, not asserted
+    (
+        CIT,
+        "France",
+        FR,
+        (),
+        'The line "Ada Smith is a citizen of France" is a common example of a phrase.',
+        True,
+        False,
+    ),
+    # guards: a quoted sentence called true; a short quoted answer
+    (CIT, "France", FR, (), 'The claim "Ada Smith is a citizen of France" is true.', True, True),
+    (CIT, "France", FR, (), 'The answer is "France", for example.', True, True),
     # 14. the gold in the consequent of a conditional that assumed it
     (
         MT,
@@ -314,7 +327,7 @@ def test_round_nine_case(question, gold, aliases, options, response, old, new) -
 
 def test_each_rule_changes_a_verdict() -> None:
     """Every numbered rule above has at least one case whose v8 verdict it turns."""
-    assert sum(old != new for *_, old, new in CASES) >= 14
+    assert sum(old != new for *_, old, new in CASES) >= 15
 
 
 def _span(text: str) -> Span:
