@@ -291,6 +291,27 @@ CASES = [
     # guards: a quoted sentence called true; a short quoted answer
     (CIT, "France", FR, (), 'The claim "Ada Smith is a citizen of France" is true.', True, True),
     (CIT, "France", FR, (), 'The answer is "France", for example.', True, True),
+    # 16. the gold's adjective in an opening subject phrase that names none of the question's
+    # names is about other people
+    (
+        SHARED,
+        "France",
+        FR,
+        (),
+        "The two best-known French painters of the old court were both born in France.",
+        True,
+        False,
+    ),
+    # guard: the subject phrase names the question's subjects
+    (
+        SHARED,
+        "France",
+        FR,
+        (),
+        "The French painters Ada Smith and Bo Lee were both trained in Paris.",
+        True,
+        True,
+    ),
     # 14. the gold in the consequent of a conditional that assumed it
     (
         MT,
@@ -327,7 +348,7 @@ def test_round_nine_case(question, gold, aliases, options, response, old, new) -
 
 def test_each_rule_changes_a_verdict() -> None:
     """Every numbered rule above has at least one case whose v8 verdict it turns."""
-    assert sum(old != new for *_, old, new in CASES) >= 15
+    assert sum(old != new for *_, old, new in CASES) >= 16
 
 
 def _span(text: str) -> Span:

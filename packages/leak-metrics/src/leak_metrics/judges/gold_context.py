@@ -43,6 +43,7 @@ from leak_metrics.judges.placement_rules import (
     located_mentions,
     other_owner_value,
     ruled_out,
+    unnamed_subject_adjective,
 )
 from leak_metrics.judges.relation_rules import (
     echoed_relation,
@@ -119,7 +120,7 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
-    named = _placed_adjectives(item, span, named, adjectives, question_words)
+    named = _placed_adjectives(item, span, named, adjectives, gold_forms, question_words)
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
@@ -146,6 +147,7 @@ def _placed_adjectives(
     span: Span,
     named: list[tuple[int, int]],
     adjectives: list[list[str]],
+    gold_forms: list[list[str]],
     question_words: set[str],
 ) -> list[tuple[int, int]]:
     """Rules v9 (:mod:`placement_rules`): a place of the gold by its adjective ("located in the
@@ -157,6 +159,13 @@ def _placed_adjectives(
     named = [m for m in named if not agent_adjective(span, *m, adjectives)]
     if not {"born", "birth", "birthplace"} & question_words:
         named = [m for m in named if not born_adjective(span, *m, adjectives)]
+    if asks_citizenship(item.question, gold_forms):  # "The American heroes of ... were"
+        verb = predicate_start(span)
+        named = [
+            m
+            for m in named
+            if not unnamed_subject_adjective(span, *m, adjectives, item.question, verb)
+        ]
     return named
 
 

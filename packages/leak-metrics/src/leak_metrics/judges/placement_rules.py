@@ -41,6 +41,12 @@ gold or its adjective attached to a thing of another kind is not.
   the East Bay of <gold>, California, to ..."), as the gold is one end of "between A and B":
   what is connected is not the asked value.
 
+- :func:`unnamed_subject_adjective`: for a citizenship question, the gold's adjective in the
+  answer's opening subject phrase (before its first verb) when the answer names none of the
+  question's names ("The two most famous American heroes of ... were both born in ...") is
+  about other people, not the asked subject (guide: "a Chinese politician" counts when it
+  describes the subject).
+
 Each function reads a span's ``words`` (normalised tokens), ``gap(i)`` (the raw text before
 token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Span`.
 """
@@ -48,6 +54,8 @@ token ``i``) and ``capitalised(i)``: :class:`leak_metrics.judges.entity_rules.Sp
 from __future__ import annotations
 
 from typing import Any
+
+from leak_metrics.normalize import tokenize_spans
 
 _BREAKS = frozenset(',.;:!?()"\n')
 _COPULAS = frozenset({"is", "was", "are", "were"})
@@ -308,3 +316,23 @@ def possessed_value(span: Any, lo: int, question_words: frozenset[str] | set[str
     if any(_BREAKS & set(span.gap(k)) for k in range(lo - 3, lo + 1)):
         return False
     return words[lo - 4] in question_words and span.capitalised(lo - 4)
+
+
+def unnamed_subject_adjective(
+    span: Any, lo: int, hi: int, adjectives: list[list[str]], question: str, verb: int
+) -> bool:
+    """The adjective at ``lo:hi`` lies before the first verb ``verb`` and the answer names no
+    capitalised word of the question (see the module docstring)."""
+    if span.words[lo:hi] not in adjectives or lo >= verb:
+        return False
+    names = {
+        t.text for t in tokenize_spans(question) if question[t.start].isupper()
+    } - _QUESTION_OPENERS
+    return bool(names) and not names & set(span.words)
+
+
+# Capitalised question words that open the question rather than name its subject.
+_QUESTION_OPENERS = frozenset(
+    {"what", "which", "who", "where", "when", "how", "can", "is", "are", "do", "does", "did",
+     "name", "tell", "give", "in", "of", "the", "a", "an", "there", "i", "it", "you"}
+)  # fmt: skip
