@@ -301,5 +301,5 @@ def test_list_marker_is_no_sentence() -> None:
 
 
 def test_rules_version() -> None:
-    assert RULES_VERSION == 8
-    assert JUDGE.describe()["rules_version"] == 8
+    assert RULES_VERSION >= 8  # round nine bumped it again (test_judge_round9.py)
+    assert JUDGE.describe()["rules_version"] == RULES_VERSION

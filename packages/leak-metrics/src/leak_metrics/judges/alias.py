@@ -135,14 +135,14 @@ options shown, an explicit pick of a name that is no option ("The correct option
 City, the capital of ...") is no pick of the gold (:mod:`option_rules`); for a shared value,
 "not (in) the same <asked noun>" says the values differ (rule 6b).
 
-Round eight (rules version 8; :mod:`subject_rules`, :mod:`relation_rules`, :mod:`option_rules`,
-each rule in its module's docstring): a citizenship slot filled by the adjective opening the
-restated subject's complement ("X is a British monarch") or a possessive owning nothing; an
-address chain ("the Colosseum, Rome, Italy"); no answer from a question's name echoed in an
-opening "To determine ..." clause, a premise's relation ("the continent of X is <premise
-value>"), an office's title (options shown) or "The answer is <other name>"; "not in <option>"
-rejects; "1." is no sentence; "but ... also <participle>" is no contradiction; "The Judo Cup"
-(for judo) restates the subject; "the capital city of <gold>" keeps the gold.
+Round eight (rules version 8; :mod:`subject_rules`, :mod:`relation_rules`, :mod:`option_rules`):
+"X is a British monarch", a possessive owning nothing, an address chain, an echo in "To
+determine ...", a premise's relation, an office's title, "The answer is <other name>", "not in
+<option>", "1.", "but ... also", "The Judo Cup", "the capital city of <gold>". Round nine (rules
+version 9, the labelling guide's garbled-subject and demonym standard; :mod:`placement_rules`
+lists each rule): the subject placed "in <gold>", "X's country of <gold>", an adjective place
+("the Egyptian desert"), "-born", an agent's nationality, "ruled out", a conditional's
+consequent, "(UK/GB)", "connects A to B", "not the capital of X, but rather ...".
 
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
@@ -243,9 +243,9 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3-8 = issue 35's rounds three to eight (rounds four to five: citizenship, relation, scope and
-#: owner rules; six to eight: the "Round ..." paragraphs above; the README lists each round).
-RULES_VERSION = 8
+#: 3-9 = issue 35's rounds three to nine (rounds four to five: citizenship, relation, scope and
+#: owner rules; six to nine: the "Round ..." paragraphs above; the README lists each round).
+RULES_VERSION = 9
 
 
 @dataclass(frozen=True)

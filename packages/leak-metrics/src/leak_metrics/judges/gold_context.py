@@ -34,6 +34,17 @@ from leak_metrics.judges.option_rules import (
     rejected,
 )
 from leak_metrics.judges.owner_rules import gold_owns_name, possessive_owner
+from leak_metrics.judges.placement_rules import (
+    abbreviation_end,
+    agent_adjective,
+    born_adjective,
+    connection_end,
+    contrast_rejected,
+    located_mentions,
+    other_owner_value,
+    ruled_out,
+    unnamed_subject_adjective,
+)
 from leak_metrics.judges.relation_rules import (
     echoed_relation,
     hint_owner,
@@ -41,7 +52,7 @@ from leak_metrics.judges.relation_rules import (
     other_relation_value,
     premise_relation_value,
 )
-from leak_metrics.judges.scope_rules import in_condition, in_purpose
+from leak_metrics.judges.scope_rules import conditioned, in_purpose
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -109,19 +120,59 @@ def mention_hits(
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
     named = [m for m in named if not language_use(span, *m, adjectives)]
+    named = _placed_adjectives(item, span, named, adjectives, gold_forms, question_words)
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
+    # rules v9: "the United Kingdom (UK/GB)": abbreviations of the gold, no alternatives
+    spans = {s for s, _ in gold_hits}
+    gold_hits = [((lo, abbreviation_end(span, lo, hi, spans)), f) for (lo, hi), f in gold_hits]
     wrong_hits = [
         (s, o)
         for s, o in wrong_spans
         if not any(_inside(s, g) for g, _ in gold_spans) and not rejected(span, s[0])
     ]
+    if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
+        golds = [g for g, _ in gold_hits]
+        wrong_hits = [(s, o) for s, o in wrong_hits if not _no_pick(span, s, golds)]
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
+
+
+def _placed_adjectives(
+    item: JudgeItem,
+    span: Span,
+    named: list[tuple[int, int]],
+    adjectives: list[list[str]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[int, int]]:
+    """Rules v9 (:mod:`placement_rules`): a place of the gold by its adjective ("located in the
+    Egyptian desert"; with no options: an options answer must pick the option itself) counts;
+    an agent's nationality ("a car built by the American racer") and, unless the question asks
+    about birth, a birthplace ("a European-born musician") do not."""
+    if not item.options:
+        named = sorted(set(named) | set(located_mentions(span, adjectives)))
+    named = [m for m in named if not agent_adjective(span, *m, adjectives)]
+    if not {"born", "birth", "birthplace"} & question_words:
+        named = [m for m in named if not born_adjective(span, *m, adjectives)]
+    if asks_citizenship(item.question, gold_forms):  # "The American heroes of ... were"
+        verb = predicate_start(span)
+        named = [
+            m
+            for m in named
+            if not unnamed_subject_adjective(span, *m, adjectives, item.question, verb)
+        ]
+    return named
+
+
+def _no_pick(span: Span, wrong: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
+    """Rules v9: a wrong option named as another owner's value after ", while" or rejected by
+    "not <...> of <option>, but ..." is no pick of it."""
+    return other_owner_value(span, wrong, gold) or contrast_rejected(span, *wrong)
 
 
 def _candidates(
@@ -160,6 +211,7 @@ def _pick_rules(
     options = bool(item.options)
     return [
         ("names the gold as one of a pair", between_pair(span, hits)),
+        ("names the gold as an end of a connection", connection_end(span, hits, question_words)),
         (
             "names another country beside the shared value",
             None if options else second_country(span, hits, gold_forms, question_words),
@@ -184,7 +236,7 @@ def _scope_rules(
 ) -> list[tuple[str, str | None]]:
     """Every gold mention inside a condition, or (rules v8) inside the opening purpose clause
     when the question itself names the gold (a purpose may presuppose a new value)."""
-    conditions = [in_condition(span, lo) for lo, _ in hits]
+    conditions = conditioned(span, hits)
     purposes = [
         in_purpose(span, lo) if set(span.words[lo:hi]) <= question_words else None
         for lo, hi in hits
@@ -192,6 +244,7 @@ def _scope_rules(
     return [
         ("names the gold only inside a condition", conditions[0] if all(conditions) else None),
         ("names the gold only in an opening purpose", purposes[0] if all(purposes) else None),
+        ("names the gold only in what is ruled out", ruled_out(span, hits)),
     ]
 
 

@@ -122,7 +122,7 @@ def kind_mismatch(span: Span, gold: list[tuple[int, int]], question_words: set[s
     if owned is not None:
         return owned
     for lo, _ in gold:
-        if lo < verb + 3 or words[lo - 1] not in ("of", "in"):
+        if lo < verb + 3 or words[lo - 1] != "of":
             return None
         unit = words[lo - 2]
         between = words[verb + 1 : lo - 2]
@@ -153,6 +153,7 @@ def _owned_unit(
 
 
 _SENTENCES = re.compile(r"[.;?!](?:\s|$)")
+_CLAUSES = re.compile(r"[,:;]")
 # A hint inside the asking sentence excludes or supposes ("..., if whichever has Dublin as
 # capital is not it?"); an asking sentence without one of these words only asks ("Which country
 # has Paris as its capital?"). Every sentence before the asking one is a premise.
@@ -183,9 +184,13 @@ def hint_owner(span: Span, gold: list[tuple[int, int]], question: str) -> str | 
         if lo < 2 or words[lo - 1] != "of" or words[lo - 2] not in RELATION_NOUNS:
             return None
     relation = words[gold[0][0] - 2]
-    sentences = [t for t in (tokenize(x) for x in _SENTENCES.split(question)) if t]
+    raw = [x for x in _SENTENCES.split(question) if tokenize(x)]
+    sentences = [tokenize(x) for x in raw]
     for index, tokens in enumerate(sentences):
-        if relation not in tokens or not all(w in tokens for w in opener):
+        # rules v9: the hint ties the opener to the relation within one clause ("whichever has
+        # Dublin as capital"); not "the one whose capital is Abuja, pick Cape Town's country"
+        clauses = [tokenize(c) for c in _CLAUSES.split(raw[index])]
+        if not any(relation in c and all(w in c for w in opener) for c in clauses):
             continue
         # a premise before the asking sentence, or a hint inside it; not the ask itself
         # ("Which country has Paris as its capital?")

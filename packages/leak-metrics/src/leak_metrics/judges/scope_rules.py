@@ -54,6 +54,21 @@ def in_condition(span: Any, lo: int) -> str | None:
     return None
 
 
+def conditioned(span: Any, hits: list[tuple[int, int]]) -> list[str | None]:
+    """For each gold mention, the conditional word of its clause (:func:`in_condition`), or
+    (rules v9) for a mention in the consequent of a conditional whose own clause names the gold
+    ("If X's country is the United Kingdom, then it means that the United Kingdom ..."), that
+    conditional word: the consequent follows from the assumed value, it asserts nothing."""
+    found = [in_condition(span, lo) for lo, _ in hits]
+    for index, (lo, _) in enumerate(hits):
+        for earlier in range(index):
+            start = hits[earlier][1]
+            same = not any(_SENTENCE_END & set(span.gap(k)) for k in range(start, lo + 1))
+            if found[index] is None and found[earlier] is not None and same:
+                found[index] = found[earlier]
+    return found
+
+
 def negated_before_colon(span: Any, lo: int) -> str | None:
     """The words of the negated copula before the colon that ends right before ``lo``."""
     if lo == 0 or ":" not in span.gap(lo):

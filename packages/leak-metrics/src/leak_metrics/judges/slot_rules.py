@@ -25,6 +25,7 @@ from leak_metrics.judges.entity_rules import (
     indefinite,
     predicate_start,
 )
+from leak_metrics.judges.placement_rules import placed_in_gold, possessed_value
 from leak_metrics.judges.subject_rules import subject_complement
 from leak_metrics.normalize import tokenize, tokenize_spans
 
@@ -54,6 +55,7 @@ def citizenship_slot(
     copula or "citizen of"/"from"/"President of", or is the country's adjective describing the
     person; and it is not itself a modifier ("a United States state", "the USA's 14th state")."""
     words = span.words
+    gold_words = {w for lo, hi in gold for w in words[lo:hi]} | {w for a in adjectives for w in a}
     for lo, hi in gold:
         following = words[hi] if hi < len(words) else ""
         # rules v8: a possessive that owns nothing ("X's country is China's, and ...") is the
@@ -86,6 +88,10 @@ def citizenship_slot(
             return True
         if _citizenship_phrase(span, lo, question_words):
             return True
+        if possessed_value(span, lo, question_words):
+            return True  # rules v9: "Fidel Castro's country of Cuba"
+        if placed_in_gold(span, lo, gold_words, question_words):
+            return True  # rules v9: "X's citizenship countries are both in the United States"
     return False
 
 

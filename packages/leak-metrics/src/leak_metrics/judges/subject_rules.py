@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from leak_metrics.judges.demonyms import demonym_table
+from leak_metrics.judges.entity_rules import OFFICES
 
 _COPULAS = frozenset({"is", "was", "are", "were"})
 # Words that may stand between the copula and the adjective of its complement ("are both",
@@ -31,7 +32,8 @@ _COPULAS = frozenset({"is", "was", "are", "were"})
 _COMPLEMENT_FILLERS = frozenset(
     {
         "both", "all", "also", "indeed", "actually", "really", "truly", "former", "famous",
-        "prominent", "renowned", "notable", "proud", "great", "well", "known",
+        "prominent", "renowned", "notable", "proud", "great", "well", "known", "legendary",
+        "iconic", "celebrated", "influential",
     }
 )  # fmt: skip
 # Nouns of things a complement may call the subject instead of a person.
@@ -63,10 +65,12 @@ def subject_complement(
     following = lo + 1
     if _THINGS & set(words[following : following + 3]):
         return False  # "X is a famous British comic book series": a thing, not the person
+    # rules v9: a capitalised office describes the subjects too ("both American Presidents")
+    office = following < len(words) and words[following].removesuffix("s") in OFFICES
     return (
         following < len(words)
         and not set(span.gap(following)) - set(" ")  # not "French-speaking" (a language)
-        and not span.capitalised(following)
+        and (office or not span.capitalised(following))
     )
 
 

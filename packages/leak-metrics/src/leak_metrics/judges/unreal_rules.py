@@ -15,7 +15,9 @@ gold but says the asked thing is not real, or uses the gold's adjective as a lan
   ("a French-speaking person") names a language, not the country;
 - :func:`quoted_rejection` (rules v7): every gold mention sits inside a quotation that the
   answer then calls wrong ('"Europe, France" is incorrect', '"Paris" is not the right answer'):
-  the quoted words are rejected, not picked.
+  the quoted words are rejected, not picked; rules v9: a quoted sentence (three words or more)
+  that the answer calls an example, idiom, phrase, saying, ... ('"X and Y are both citizens of
+  China" is a classic example of an idiom') is talked about, not asserted.
 """
 
 from __future__ import annotations
@@ -82,12 +84,25 @@ def quoted_rejection(span: Span, gold: list[tuple[int, int]]) -> str | None:
         close = _closing_quote(span.text, span.tokens[lo].start)
         if close is None:
             return None
-        after = [k for k, t in enumerate(span.tokens) if t.start > close][:3]
+        after = [k for k, t in enumerate(span.tokens) if t.start > close][:4]
         said = [span.words[k] for k in after]
         if not said or said[0] not in _COPULAS:
             return None
         negated = len(said) > 2 and said[1] == "not" and said[2] in _RIGHT
-        if not (negated or (len(said) > 1 and said[1] in _WRONG)):
+        quoted = sum(1 for t in span.tokens if close > t.start > _opening_quote(span.text, close))
+        mentioned = quoted >= 3 and bool(_MENTION_NOUNS & set(said[1:]))
+        if not (negated or mentioned or (len(said) > 1 and said[1] in _WRONG)):
             return None
-        found = " ".join(said)
+        found = " ".join(said if mentioned else said[:3])
     return found
+
+
+# Nouns that call a quotation a piece of language, not a claim (rules v9).
+_MENTION_NOUNS = frozenset(
+    {"example", "idiom", "phrase", "saying", "expression", "sentence", "cliche", "proverb"}
+)
+
+
+def _opening_quote(text: str, close: int) -> int:
+    """Index of the quote that opens the quotation closed at ``close``."""
+    return max((i for i in range(close) if text[i] in _QUOTES), default=-1)
