@@ -9,7 +9,12 @@ from __future__ import annotations
 import pytest
 from leak_metrics import JudgeItem, get_judge
 from leak_metrics.judges.alias import RULES_VERSION
-from leak_metrics.judges.clause_rules import concessive_only, denied_as_value, other_citizen_first
+from leak_metrics.judges.clause_rules import (
+    concessive_only,
+    denied_as_value,
+    other_citizen_first,
+    other_value_after,
+)
 from leak_metrics.judges.demonyms import all_adjective_words
 from leak_metrics.judges.entity_rules import Span
 from leak_metrics.normalize import tokenize, tokenize_spans
@@ -62,7 +67,27 @@ CASES = [
         True,
         True,
     ),
-    # 3. the gold followed by ", not the <asked noun> of <subject>": denied as the asked value
+    # 3. after the gold, a clause naming the citizenship whose value is another name
+    (
+        CIT,
+        "France",
+        FR,
+        (),
+        "Ada Smith is a French painter, and the country she is a citizen of is Portugal.",
+        True,
+        False,
+    ),
+    # guard: another name after "is" in a clause that does not name the citizenship
+    (
+        CIT,
+        "France",
+        FR,
+        (),
+        "Ada Smith is a French painter, and her favourite city is Lisbon.",
+        True,
+        True,
+    ),
+    # 4. the gold followed by ", not the <asked noun> of <subject>": denied as the asked value
     (
         PICK,
         "France",
@@ -103,7 +128,7 @@ def test_round_ten_case(question, gold, aliases, options, response, old, new) ->
 
 def test_each_rule_changes_a_verdict() -> None:
     """Every numbered rule above has a case whose v9 verdict it turns."""
-    assert sum(old != new for *_, old, new in CASES) >= 3
+    assert sum(old != new for *_, old, new in CASES) >= 4
 
 
 def _span(text: str) -> Span:
@@ -130,6 +155,17 @@ def test_other_citizen_first_helper() -> None:
         other_citizen_first(lower, [(french, french + 1)], {"french"}, all_adjective_words())
         is None
     )
+
+
+def test_other_value_after_helper() -> None:
+    span = _span("A French painter whose nationality is Portuguese Peru.")
+    french = span.words.index("french")
+    peru = span.words.index("portuguese")
+    assert other_value_after(span, [(french, french + 1)], [(peru, peru + 2)]) is not None
+    plain = _span("A French painter whose home is Peru.")
+    french = plain.words.index("french")
+    peru = plain.words.index("peru")
+    assert other_value_after(plain, [(french, french + 1)], [(peru, peru + 1)]) is None
 
 
 def test_denied_as_value_helper() -> None:

@@ -6,6 +6,10 @@
 - :func:`other_citizen_first`: for a citizenship question, another country's adjective right
   before "citizen"/"national"/"nationality" ahead of the gold ("X is a Canadian citizen, and
   ... American") commits to that other nationality first (guide 3);
+- :func:`other_value_after`: for a citizenship question, after the gold, a clause whose subject
+  names the citizenship ("the country he is a national of", "her nationality") and whose value
+  after "is/was" is another name ("a Dutch painter, and the country he is a national of is
+  Belgium") states another value for the asked relation (guide 3, contradiction);
 - :func:`denied_as_value`: the gold followed by ", not the <noun of the question> of <the
   question's names>" with no other name in the denied phrase ("<gold>, not the country of <subject>") denies that the
   gold is the asked value (guide 3, negation).
@@ -77,3 +81,20 @@ def denied_as_value(
             return None
         found = found or span.raw(hi, end)
     return found
+
+
+def other_value_after(
+    span: Span, hits: list[tuple[int, int]], others: list[tuple[int, int]]
+) -> str | None:
+    """Another name after the gold, right after "is/was", whose clause names the citizenship."""
+    words = span.words
+    first_end = min(hi for _, hi in hits)
+    for lo, hi in others:
+        if lo <= first_end or words[lo - 1] not in ("is", "was"):
+            continue
+        k = lo - 1
+        while k > first_end and not _CLAUSE_END & set(span.gap(k)):
+            k -= 1
+        if _CITIZEN_NOUNS & set(words[k : lo - 1]) or "citizenship" in words[k : lo - 1]:
+            return span.raw(k, hi)
+    return None
