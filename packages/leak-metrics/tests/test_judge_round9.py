@@ -385,5 +385,5 @@ def test_contrast_and_abbreviation_helpers() -> None:
 
 
 def test_rules_version() -> None:
-    assert RULES_VERSION == 9
-    assert JUDGE.describe()["rules_version"] == 9
+    assert RULES_VERSION >= 9  # round ten bumped it again (test_judge_round10.py)
+    assert JUDGE.describe()["rules_version"] == RULES_VERSION

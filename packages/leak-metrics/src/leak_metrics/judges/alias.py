@@ -243,9 +243,9 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3-9 = issue 35's rounds three to nine (rounds four to five: citizenship, relation, scope and
-#: owner rules; six to nine: the "Round ..." paragraphs above; the README lists each round).
-RULES_VERSION = 9
+#: 3-10 = issue 35's rounds three to ten (rounds four to five: citizenship, relation, scope and
+#: owner rules; six to ten: "Round ..." paragraphs, clause_rules; the README lists each round).
+RULES_VERSION = 10
 
 
 @dataclass(frozen=True)

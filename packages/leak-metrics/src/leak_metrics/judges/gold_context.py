@@ -4,6 +4,12 @@ context rules it applies around the gold (rules 6-11 of ``alias.py``, in that or
 from __future__ import annotations
 
 from leak_metrics.datatypes import JudgeItem
+from leak_metrics.judges.clause_rules import (
+    concessive_only,
+    denied_as_value,
+    other_citizen_first,
+    other_value_after,
+)
 from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
 from leak_metrics.judges.entity_rules import (
     Span,
@@ -269,6 +275,29 @@ def _relation_rules(
     ]
 
 
+def _clause_rules(
+    item: JudgeItem,
+    span: Span,
+    hits: list[tuple[int, int]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+    adjectives: list[list[str]],
+) -> list[tuple[str, str | None]]:
+    """Round-ten rules (:mod:`clause_rules`, rules v10)."""
+    other_citizen = other_value = None
+    if not item.options and asks_citizenship(item.question, gold_forms):
+        gold_adjectives = {w for a in adjectives for w in a}
+        other_citizen = other_citizen_first(span, hits, gold_adjectives, all_adjective_words())
+        others = other_names(span, question_words, hits, all_adjective_words())
+        other_value = other_value_after(span, hits, others)
+    return [
+        ("names the gold only in a concessive clause", concessive_only(span, hits)),
+        ("commits to another nationality before the gold", other_citizen),
+        ("states another value of the citizenship after the gold", other_value),
+        ("denies that the gold is the asked value", denied_as_value(span, hits, question_words)),
+    ]
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -293,6 +322,7 @@ def context_rule(
     subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
+        *_clause_rules(item, span, hits, gold_forms, question_words, adjectives),
         *_scope_rules(span, hits, question_words),
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
