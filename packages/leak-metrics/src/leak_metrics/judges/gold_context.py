@@ -51,6 +51,13 @@ from leak_metrics.judges.placement_rules import (
     ruled_out,
     unnamed_subject_adjective,
 )
+from leak_metrics.judges.region_rules import (
+    language_name,
+    larger_region,
+    longer_adjective,
+    organisation_name,
+    subject_styled,
+)
 from leak_metrics.judges.relation_rules import (
     echoed_relation,
     hint_owner,
@@ -130,6 +137,7 @@ def mention_hits(
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
+    named = _inside_larger_names(item, span, named, adjectives, gold_forms, question_words)
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
@@ -173,6 +181,29 @@ def _placed_adjectives(
             if not unnamed_subject_adjective(span, *m, adjectives, item.question, verb)
         ]
     return named
+
+
+def _inside_larger_names(
+    item: JudgeItem,
+    span: Span,
+    named: list[tuple[int, int]],
+    adjectives: list[list[str]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[int, int]]:
+    """Rules v11 (:mod:`region_rules`): no mention inside an organisation's, a language's or
+    another place's name, nor only in larger regions named after the gold; "<gold name> of <the subject>" is a mention."""
+    regions = [m for m in named if larger_region(span, *m, gold_forms, question_words)]
+    if len(regions) == len(named):  # the subject placed *only* in a region named after the gold
+        named = []
+    named = [
+        (lo, hi)
+        for lo, hi in named
+        if not organisation_name(span, hi)
+        and not language_name(span, lo, hi, adjectives)
+        and not longer_adjective(span, lo, hi, adjectives)
+    ]
+    return sorted(set(named) | set(subject_styled(span, gold_forms, item.question)))
 
 
 def _no_pick(span: Span, wrong: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
