@@ -59,6 +59,7 @@ from leak_metrics.judges.region_rules import (
     subject_styled,
 )
 from leak_metrics.judges.relation_rules import (
+    COPULAS,
     echoed_relation,
     hint_owner,
     kind_mismatch,
@@ -78,6 +79,13 @@ from leak_metrics.judges.slot_rules import (
 )
 from leak_metrics.judges.subject_rules import address_chain, complement_mentions
 from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
+from leak_metrics.judges.value_rules import (
+    corrected_answer,
+    narrowed_answer,
+    nation_phrase,
+    possessive_place,
+    thing_kind,
+)
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -329,6 +337,18 @@ def _clause_rules(
     ]
 
 
+def _stated_value(span: Span, hits: list[tuple[int, int]]) -> bool:
+    """Rules v11 (:mod:`value_rules`): a gold mention after "<copula> the <nation noun> of"
+    ("is the Republic of Cuba") or narrowing "the answer" ("..., specifically India")."""
+    for lo, _ in hits:
+        start = nation_phrase(span, lo)
+        if start and span.words[start - 1] in COPULAS and span.tight(start):
+            return True
+        if narrowed_answer(span, lo):
+            return True
+    return False
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -343,14 +363,18 @@ def context_rule(
     several = multi_valued(question_words)
     first_other = first_other_name(span, _candidates(item, span, others, hits, several), hits)
     citizenship = None
+    owned = possessive_place(span, hits, question_words)  # rules v11: "<gold>'s People's ..."
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (
         not item.options
         and asks_citizenship(item.question, gold_forms)
         and not citizenship_slot(span, hits, {tuple(a) for a in adjectives}, question_words)
+        and not (owned or _stated_value(span, hits))
     ):
         citizenship = span.raw(*hits[0])
-    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    subjectless = None
+    if not names_subject(span, item.question, hits) and nation_phrase(span, hits[0][0]) != 0:
+        subjectless = span.raw(*hits[0])
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
         *_clause_rules(item, span, hits, gold_forms, question_words, adjectives),
@@ -358,9 +382,17 @@ def context_rule(
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
-        ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
+        (
+            "names the gold only as the owner of another name",
+            None if owned else gold_owns_name(span, hits),
+        ),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
+        ("takes the gold back for another answer", corrected_answer(span, hits)),
+        (
+            "calls the asked value a thing of another kind",
+            thing_kind(span, hits, adjectives, question_words),
+        ),
         (
             "lists the gold with another name",
             joined_list(span, others, hits, several),
