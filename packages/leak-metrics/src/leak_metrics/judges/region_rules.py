@@ -26,10 +26,11 @@ Each function reads a span's ``words``, ``gap(i)``, ``tight(i)`` and ``capitalis
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from leak_metrics.judges.demonyms import demonym_table
-from leak_metrics.normalize import tokenize, tokenize_spans
+from leak_metrics.normalize import tokenize_spans
 
 # Regions larger than any one country that a country's adjective may name.
 REGION_NOUNS = frozenset({"subcontinent", "continent"})
@@ -89,21 +90,21 @@ def longer_adjective(span: Any, lo: int, hi: int, adjectives: list[list[str]]) -
 
 def subject_styled(span: Any, forms: list[list[str]], question: str) -> list[tuple[int, int]]:
     """Spans "<gold name> of <a whole name of the question>" (see the module docstring)."""
-    names = _question_names(question)
     words = span.words
     out = []
     for form in forms:
         width = len(form)
         for lo in range(len(words) - width):
             hi = lo + width
-            if words[lo:hi] != form or words[hi] != "of" or not span.capitalised(lo):
+            if words[hi] != "of" or words[lo:hi] != form or not span.capitalised(lo):
                 continue
-            if any(words[hi + 1 : hi + 1 + len(n)] == n for n in names):
+            if any(words[hi + 1 : hi + 1 + len(n)] == list(n) for n in _question_names(question)):
                 out.append((lo, hi))
     return out
 
 
-def _question_names(question: str) -> list[list[str]]:
+@lru_cache(maxsize=256)
+def _question_names(question: str) -> tuple[tuple[str, ...], ...]:
     """The question's runs of two or more capitalised words ("Emmanuel Macron")."""
     runs: list[list[str]] = []
     current: list[str] = []
@@ -116,4 +117,4 @@ def _question_names(question: str) -> list[list[str]]:
         current = []
     if len(current) > 1:
         runs.append(current)
-    return [r for r in runs if r == tokenize(" ".join(r))]
+    return tuple(tuple(r) for r in runs)
