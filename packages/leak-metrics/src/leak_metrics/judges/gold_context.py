@@ -10,7 +10,7 @@ from leak_metrics.judges.clause_rules import (
     other_citizen_first,
     other_value_after,
 )
-from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
+from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of, gold_variants
 from leak_metrics.judges.entity_rules import (
     Span,
     first_other_name,
@@ -148,6 +148,7 @@ def mention_hits(
     named = _inside_larger_names(item, span, named, adjectives, gold_forms, question_words)
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
+    wrong_spans += _option_adjectives(span, wrong)
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
     # rules v9: "the United Kingdom (UK/GB)": abbreviations of the gold, no alternatives
     spans = {s for s, _ in gold_hits}
@@ -160,6 +161,8 @@ def mention_hits(
     if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
         golds = [g for g, _ in gold_hits]
         wrong_hits = [(s, o) for s, o in wrong_hits if not _no_pick(span, s, golds)]
+    if item.options and all(words[lo:hi] in adjectives for (lo, hi), _ in gold_hits):
+        gold_hits = []  # rules v11: an option is picked by its name, not by its adjective alone
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
@@ -189,6 +192,18 @@ def _placed_adjectives(
             if not unnamed_subject_adjective(span, *m, adjectives, item.question, verb)
         ]
     return named
+
+
+def _option_adjectives(
+    span: Span, wrong: list[tuple[str, list[str]]]
+) -> list[tuple[tuple[int, int], str]]:
+    """Rules v11: a wrong option named by its adjective ("the Italian nationality") as the gold
+    is (:func:`gold_mentions`), so that it is named beside the gold (rule 3)."""
+    return [
+        (found, option)
+        for option, tokens in wrong
+        for found in gold_mentions(span, [], demonyms_of([tokens]))
+    ]
 
 
 def _inside_larger_names(
