@@ -139,6 +139,16 @@ CASES = [
     ),
     # 7. "<gold>'s <name>" as the restated value: a possessive naming the gold
     (ADA, "China", PRC, (), "Ada Smith's citizenship country is China's Great Han.", False, True),
+    # ... the owned name's head is its word before "of"; the relation restated as "nationality"
+    (
+        ADA,
+        "China",
+        PRC,
+        (),
+        "Ada Smith's nationality was China's People's Republic of the Workers' Party of",
+        False,
+        True,
+    ),
     # guard: the owned name is an organisation
     (
         ADA,

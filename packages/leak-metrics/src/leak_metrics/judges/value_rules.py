@@ -10,8 +10,8 @@ the gold or its adjective on a thing of another kind is not the value.
 - :func:`possessive_place`: the gold followed by "'s <Name>" as the complement of a copula whose
   subject restates the question ("X's citizenship country is <gold>'s People's Republic",
   "The country of origin of Y is <gold>'s Sarcena") names the gold: the owned name is the
-  gold's own style or a place in it. Not when the owned name ends in an organisation noun
-  ("the United States' National Basketball Association") or holds another place's name
+  gold's own style or a place in it. Not when the owned name's head (its last word before any
+  "of") is an organisation noun ("the United States' National Basketball Association") or holds another place's name
   ("Austria's Kingdom of the Netherlands").
 - :func:`nation_phrase`: "[a/the] [adjectives] <nation noun> of <gold>" ("the Afro-Cuban nation
   of Cuba", "the Republic of Cuba"; the adjectives: a place's, a hyphened word's part, or
@@ -93,15 +93,15 @@ def corrected_answer(span: Any, gold: list[tuple[int, int]]) -> str | None:
 
 
 def _restated(span: Any, verb: int, question_words: set[str]) -> bool:
-    """The clause before the copula at ``verb`` opens with the question's words and names an
-    asked noun ("The country of origin of ...", "X's citizenship country")."""
+    """The clause before the copula at ``verb`` opens with two of the question's words and
+    names a country-valued relation ("The country of origin of ...", "X's nationality")."""
     k = verb
     while k > 0 and not _BREAKS & set(span.gap(k)) and '"' not in span.gap(k):
         k -= 1
     subject = span.words[k:verb]
     return (
         len(subject) >= 2
-        and bool(_ASKED_NOUNS & set(subject) & question_words)
+        and bool(_ASKED_NOUNS & set(subject))
         and all(w in question_words for w in subject[:2])
     )
 
@@ -115,10 +115,11 @@ def possessive_place(span: Any, gold: list[tuple[int, int]], question_words: set
             continue
         if hi + 1 >= len(words) or words[hi] != "s" or not set(span.gap(hi)) & _APOSTROPHES:
             continue
-        owned = _name_after(span, hi + 1)
-        if not owned or words[owned[-1]] in ORGANISATION_HEADS:
+        owned_words = [words[k] for k in _name_after(span, hi + 1)]
+        # the name's head: its word before "of" ("People's Republic of ...", "Bank of ...")
+        head = owned_words[: owned_words.index("of")] if "of" in owned_words else owned_words
+        if not head or head[-1] in ORGANISATION_HEADS:
             continue
-        owned_words = [words[k] for k in owned]
         if any(
             tuple(owned_words[i : i + len(p)]) == p and not set(p) <= gold_words
             for p in demonym_table()
