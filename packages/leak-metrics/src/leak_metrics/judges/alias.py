@@ -142,7 +142,8 @@ determine ...", a premise's relation, an office's title, "The answer is <other n
 version 9, the labelling guide's garbled-subject and demonym standard; :mod:`placement_rules`
 lists each rule): the subject placed "in <gold>", "X's country of <gold>", an adjective place
 ("the Egyptian desert"), "-born", an agent's nationality, "ruled out", a conditional's
-consequent, "(UK/GB)", "connects A to B", "not the capital of X, but rather ...".
+consequent, "(UK/GB)", "connects A to B", "not the capital of X, but rather ...". Round eleven
+(v11): :mod:`region_rules` (larger names), :mod:`value_rules` (how the value is stated).
 
 Yes/no answers (gold ``yes`` or ``no``, with or without the options ``yes``/``no``) are judged
 against the question: see :mod:`yes_no`.
@@ -243,9 +244,8 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3-10 = issue 35's rounds three to ten (rounds four to five: citizenship, relation, scope and
-#: owner rules; six to ten: "Round ..." paragraphs, clause_rules; the README lists each round).
-RULES_VERSION = 10
+#: 3-11 = issue 35's rounds three to eleven (the module docstring and the README list each).
+RULES_VERSION = 11
 
 
 @dataclass(frozen=True)

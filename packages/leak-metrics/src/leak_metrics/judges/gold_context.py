@@ -10,7 +10,7 @@ from leak_metrics.judges.clause_rules import (
     other_citizen_first,
     other_value_after,
 )
-from leak_metrics.judges.demonyms import all_adjective_words, gold_variants
+from leak_metrics.judges.demonyms import all_adjective_words, demonyms_of, gold_variants
 from leak_metrics.judges.entity_rules import (
     Span,
     first_other_name,
@@ -51,7 +51,15 @@ from leak_metrics.judges.placement_rules import (
     ruled_out,
     unnamed_subject_adjective,
 )
+from leak_metrics.judges.region_rules import (
+    language_name,
+    larger_region,
+    longer_adjective,
+    organisation_name,
+    subject_styled,
+)
 from leak_metrics.judges.relation_rules import (
+    COPULAS,
     echoed_relation,
     hint_owner,
     kind_mismatch,
@@ -71,6 +79,13 @@ from leak_metrics.judges.slot_rules import (
 )
 from leak_metrics.judges.subject_rules import address_chain, complement_mentions
 from leak_metrics.judges.unreal_rules import fictional_subject, language_use, quoted_rejection
+from leak_metrics.judges.value_rules import (
+    corrected_answer,
+    narrowed_answer,
+    nation_phrase,
+    possessive_place,
+    thing_kind,
+)
 from leak_metrics.normalize import tokenize
 
 # Kinds of answer a question may ask for that a gold's adjective may then describe ("Which
@@ -130,8 +145,10 @@ def mention_hits(
     if asks_citizenship(item.question, gold_forms):  # rules v8: "X is a British monarch"
         extra = complement_mentions(span, adjectives, predicate_start(span), question_words)
         named = sorted(set(named) | set(extra))
+    named = _inside_larger_names(item, span, named, adjectives, gold_forms, question_words)
     gold_spans = [(s, form_names.get(tuple(words[s[0] : s[1]]), span.raw(*s))) for s in named]
     wrong_spans = [(span_, opt) for opt, tokens in wrong for span_ in _mentions(words, tokens)]
+    wrong_spans += _option_adjectives(span, wrong)
     gold_hits = [(s, f) for s, f in gold_spans if not any(_inside(s, w) for w, _ in wrong_spans)]
     # rules v9: "the United Kingdom (UK/GB)": abbreviations of the gold, no alternatives
     spans = {s for s, _ in gold_hits}
@@ -144,6 +161,8 @@ def mention_hits(
     if item.options:  # rules v9: ", while the country of Italy is Italy" names no pick
         golds = [g for g, _ in gold_hits]
         wrong_hits = [(s, o) for s, o in wrong_hits if not _no_pick(span, s, golds)]
+    if item.options and all(words[lo:hi] in adjectives for (lo, hi), _ in gold_hits):
+        gold_hits = []  # rules v11: an option is picked by its name, not by its adjective alone
     wrong_hits += [((0, 0), place) for place in other_places]  # "Republic of China" for China
     return gold_hits, wrong_hits, mixed
 
@@ -173,6 +192,41 @@ def _placed_adjectives(
             if not unnamed_subject_adjective(span, *m, adjectives, item.question, verb)
         ]
     return named
+
+
+def _option_adjectives(
+    span: Span, wrong: list[tuple[str, list[str]]]
+) -> list[tuple[tuple[int, int], str]]:
+    """Rules v11: a wrong option named by its adjective ("the Italian nationality") as the gold
+    is (:func:`gold_mentions`), so that it is named beside the gold (rule 3)."""
+    return [
+        (found, option)
+        for option, tokens in wrong
+        for found in gold_mentions(span, [], demonyms_of([tokens]))
+    ]
+
+
+def _inside_larger_names(
+    item: JudgeItem,
+    span: Span,
+    named: list[tuple[int, int]],
+    adjectives: list[list[str]],
+    gold_forms: list[list[str]],
+    question_words: set[str],
+) -> list[tuple[int, int]]:
+    """Rules v11 (:mod:`region_rules`): no mention inside an organisation's, a language's or
+    another place's name, nor only in larger regions named after the gold; "<gold name> of <the subject>" is a mention."""
+    regions = [m for m in named if larger_region(span, *m, gold_forms, question_words)]
+    if len(regions) == len(named):  # the subject placed *only* in a region named after the gold
+        named = []
+    named = [
+        (lo, hi)
+        for lo, hi in named
+        if not organisation_name(span, hi)
+        and not language_name(span, lo, hi, adjectives)
+        and not longer_adjective(span, lo, hi, adjectives)
+    ]
+    return sorted(set(named) | set(subject_styled(span, gold_forms, item.question)))
 
 
 def _no_pick(span: Span, wrong: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
@@ -298,6 +352,18 @@ def _clause_rules(
     ]
 
 
+def _stated_value(span: Span, hits: list[tuple[int, int]]) -> bool:
+    """Rules v11 (:mod:`value_rules`): a gold mention after "<copula> the <nation noun> of"
+    ("is the Republic of Cuba") or narrowing "the answer" ("..., specifically India")."""
+    for lo, _ in hits:
+        start = nation_phrase(span, lo)
+        if start and span.words[start - 1] in COPULAS and span.tight(start):
+            return True
+        if narrowed_answer(span, lo):
+            return True
+    return False
+
+
 def context_rule(
     item: JudgeItem,
     span: Span,
@@ -312,14 +378,18 @@ def context_rule(
     several = multi_valued(question_words)
     first_other = first_other_name(span, _candidates(item, span, others, hits, several), hits)
     citizenship = None
+    owned = possessive_place(span, hits, question_words)  # rules v11: "<gold>'s People's ..."
     # With options shown, the option named is the commitment (rules 2-3), not the slot.
     if (
         not item.options
         and asks_citizenship(item.question, gold_forms)
         and not citizenship_slot(span, hits, {tuple(a) for a in adjectives}, question_words)
+        and not (owned or _stated_value(span, hits))
     ):
         citizenship = span.raw(*hits[0])
-    subjectless = None if names_subject(span, item.question, hits) else span.raw(*hits[0])
+    subjectless = None
+    if not names_subject(span, item.question, hits) and nation_phrase(span, hits[0][0]) != 0:
+        subjectless = span.raw(*hits[0])
     for rule, found in (
         ("calls the subject fictional", fictional_subject(span, hits)),
         *_clause_rules(item, span, hits, gold_forms, question_words, adjectives),
@@ -327,9 +397,17 @@ def context_rule(
         ("names the gold only in a quotation called wrong", quoted_rejection(span, hits)),
         ("commits to another answer before the gold", first_other),
         *_pick_rules(item, span, hits, gold_forms, question_words),
-        ("names the gold only as the owner of another name", gold_owns_name(span, hits)),
+        (
+            "names the gold only as the owner of another name",
+            None if owned else gold_owns_name(span, hits),
+        ),
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
+        ("takes the gold back for another answer", corrected_answer(span, hits)),
+        (
+            "calls the asked value a thing of another kind",
+            thing_kind(span, hits, adjectives, question_words),
+        ),
         (
             "lists the gold with another name",
             joined_list(span, others, hits, several),

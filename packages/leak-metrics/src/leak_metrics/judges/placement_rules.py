@@ -13,8 +13,8 @@ gold or its adjective attached to a thing of another kind is not.
   ("Fidel Castro's country of Cuba") names the gold as the subject's value: the slot is filled.
 - :func:`located_mentions`: the gold's adjective before a geographic noun, as the object of
   "in"/"on"/"within" (directly or through "the <lowercase words> of": "located in the northern
-  part of the Egyptian desert", "both located on the German Alps", "in the Indian
-  subcontinent"), names the gold: a place of the gold. Not a thing of the gold ("a law in the
+  part of the Egyptian desert", "both located on the German Alps"), names the gold: a place of
+  the gold (rules v11: "in the Indian subcontinent" is a larger region, :mod:`region_rules`). Not a thing of the gold ("a law in the
   British parliament", "in the European Union": no geographic noun).
 - :func:`agent_adjective`: the gold's adjective right after "<participle> by (the)" ("a sports
   car built by the American racer") is the nationality of whoever made or did the thing the

@@ -64,7 +64,13 @@ def language_use(span: Span, lo: int, hi: int, adjectives: list[list[str]]) -> b
 
 
 _QUOTES = frozenset('"\u201c\u201d')
-_WRONG = frozenset({"incorrect", "wrong", "false", "invalid", "mistaken", "inaccurate"})
+_WRONG = frozenset(
+    {"incorrect", "wrong", "false", "invalid", "mistaken", "inaccurate", "untrue",
+     # rules v11: a quotation disputed ("is often misinterpreted") is not asserted
+     "misinterpreted", "misunderstood", "misquoted", "misleading", "disputed", "myth"}
+)  # fmt: skip
+# Adverbs between the copula and the word calling the quotation wrong ("is often wrong").
+_HEDGE_ADVERBS = frozenset({"often", "commonly", "frequently", "widely", "sometimes", "usually"})
 _RIGHT = frozenset({"correct", "right", "true", "accurate", "answer"})
 
 
@@ -88,6 +94,7 @@ def quoted_rejection(span: Span, gold: list[tuple[int, int]]) -> str | None:
         said = [span.words[k] for k in after]
         if not said or said[0] not in _COPULAS:
             return None
+        said = [said[0], *[w for w in said[1:] if w not in _HEDGE_ADVERBS]]  # rules v11
         negated = len(said) > 2 and said[1] == "not" and said[2] in _RIGHT
         quoted = sum(1 for t in span.tokens if close > t.start > _opening_quote(span.text, close))
         mentioned = quoted >= 3 and bool(_MENTION_NOUNS & set(said[1:]))
