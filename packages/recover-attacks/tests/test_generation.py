@@ -57,3 +57,56 @@ def test_generate_without_chat_template_uses_fallback(model, tokenizer):
     # the first forward pass is the prefill of the fallback prompt, tokenized with the
     # tokenizer's own special tokens
     assert seen[0] == tok("Question: who is ada ?\nAnswer:", add_special_tokens=True)["input_ids"]
+
+
+ROW_QUESTIONS = [
+    "what is the capital of france ?",
+    "who is john ?",
+    "what river flows through berlin ?",
+    "which continent is the country of citizenship of ada lovelace in ?",
+    "is mary a spouse ?",
+    "which language is spoken in england ?",
+]
+
+
+def test_batch_size_bounds_rows_not_prompts(model, tokenizer, monkeypatch, one_thread):
+    # batch_size counts rows (sequences), so memory does not grow with the number of samples:
+    # 6 questions x 4 samples with batch_size 8 decode 8 rows at once (two questions), never
+    # 8 questions' 32 rows; a batch_size under num_return_sequences still decodes one question.
+    import recover_attacks.generation as generation_module
+    from recover_attacks.engine import LocalEngine
+
+    engines: list[LocalEngine] = []
+
+    class Recording(LocalEngine):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            engines.append(self)
+
+    monkeypatch.setattr(generation_module, "LocalEngine", Recording)
+    widths: list[int] = []
+    original = type(model).forward
+
+    def spy(self, *args, **kwargs):
+        widths.append(int(kwargs["input_ids"].shape[0]))
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(model), "forward", spy)
+    kw = dict(do_sample=True, num_return_sequences=4, max_new_tokens=6, seed=3, temperature=1.3)
+    by_rows = {}
+    for batch_size in (8, 2, 64):
+        widths.clear()
+        by_rows[batch_size] = generate(model, tokenizer, ROW_QUESTIONS, batch_size=batch_size, **kw)
+        rows = max(batch_size, 4)
+        assert engines[-1].max_batch_size == rows
+        assert engines[-1].last_stats.extra["max_rows"] == rows
+        assert max(widths) <= rows  # no forward pass (prefill or step) is wider
+        # the rows are used (a row may end at its first token, so not always every one)
+        assert max(widths) > min(rows, 4 * len(ROW_QUESTIONS)) // 2
+    # greedy: batch_size is the row count as before
+    generate(model, tokenizer, ROW_QUESTIONS, batch_size=3, max_new_tokens=2)
+    assert engines[-1].max_batch_size == 3
+    # the rows bound memory, never a response
+    assert by_rows[8] == by_rows[2] == by_rows[64]
+    assert all(len(r) == 4 for r in by_rows[8])
+    assert any(len(set(r)) > 1 for r in by_rows[8])  # the samples are sampled

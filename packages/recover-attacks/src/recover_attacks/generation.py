@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 
-# long: a keyword signature and its documentation are 39 of its lines
+# long: a keyword signature and its documentation are 46 of its 73 lines
 @torch.no_grad()
 def generate(
     model: Any,
@@ -63,9 +63,12 @@ def generate(
     :class:`~recover_attacks.engine.LocalEngine` (continuous batching, shared-prefix cache) under
     a :class:`~recover_attacks.engine.DecodingConfig` built from these arguments:
 
-    - ``batch_size``: most prompts decoded at once (``batch_size * num_return_sequences`` rows);
-      ``None`` sizes the batch from free memory. It bounds memory, not results: a prompt's
-      responses do not depend on it.
+    - ``batch_size``: most rows (sequences) decoded at once, whatever ``num_return_sequences``:
+      a sampled prompt takes ``num_return_sequences`` rows, so about
+      ``batch_size // num_return_sequences`` prompts decode together, and always at least one
+      (``num_return_sequences`` rows, when ``batch_size`` is smaller). Memory thus grows with
+      ``batch_size``, not with the number of samples. ``None`` sizes the batch from free memory.
+      It bounds memory, not results: a prompt's responses do not depend on it.
     - sampling: sample ``j`` of a prompt uses a generator seeded from ``(seed, prompt text, j)``,
       so it is reproducible whatever the other prompts, the batch size or the order.
     - ``stop``: strings that end a response (cut before them); EOS always ends it.
@@ -100,9 +103,9 @@ def generate(
         answer_end_triggers=tuple(answer_end_triggers) if answer_end is not None else (),
     )
     if engine is None:
-        rows = (
-            None if batch_size is None else batch_size * (num_return_sequences if do_sample else 1)
-        )
+        # Rows, not prompts: a sampled prompt's rows all join at once, so at least one prompt.
+        per_prompt = num_return_sequences if do_sample else 1
+        rows = None if batch_size is None else max(batch_size, per_prompt)
         engine = LocalEngine(model, tokenizer, max_batch_size=rows)
     responses = engine.complete(prompts, config, progress=progress)
     return [[text.strip() for text in per_prompt] for per_prompt in responses]

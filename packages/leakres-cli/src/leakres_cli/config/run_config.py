@@ -85,8 +85,9 @@ class RunConfig:
             ``--seed``, computed once. results.json gains each seed's FQ, RR and robustness, their
             mean and standard deviation; method blocks and tables are the first seed's. Empty =
             ``--seed`` alone. Not part of the cell fingerprint.
-        batch_size: generation batch size (prompts decoded at once; a sampled prompt takes
-            ``num_samples`` rows). Bounds memory, never changes an answer beyond float ties.
+        batch_size: generation batch size: most sequences (rows) decoded at once; a sampled
+            prompt takes ``num_samples`` rows, so Probab decodes ``batch_size // num_samples``
+            prompts at once (at least one). Bounds memory, never changes an answer beyond float ties.
         max_new_tokens: tokens generated per answer (evaluation and every attack: one budget).
         prompt_form: how each question is put to the model, in the evaluation and every attack:
             ``answer-form`` (the question, then its type's answer-form instruction from kg-qgen,

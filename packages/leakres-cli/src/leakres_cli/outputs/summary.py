@@ -168,7 +168,7 @@ def _header(results: dict[str, Any]) -> list[str]:
     if decoding:
         parts += [
             f"Decoding (evaluation and every attack): {decoding['max_new_tokens']} new tokens, "
-            f"batch {decoding['batch_size']}, seed {decoding['seed']}, stop on EOS"
+            f"batch {decoding['batch_size']} rows (sequences decoded at once), seed {decoding['seed']}, stop on EOS"
             + (f" or {decoding['stop']}" if decoding.get("stop") else "")
             + (
                 f" or at the end of the committed answer (`{decoding['answer_end']}`)"

@@ -18,8 +18,10 @@ class DecodeConfig(AttackConfig):
     """Decoding budget shared by all attacks.
 
     max_new_tokens: answer length cap (greedy answers of SmolLM2 are one short sentence).
-    batch_size: questions per ``generate`` call (length-sorted batches, left padding).
-    seed: base seed; batch ``b`` uses ``seed + b``.
+    batch_size: most sequences (rows) ``generate`` decodes at once; a sampled question takes
+        one row per sample, so a sampling attack decodes ``batch_size // samples`` questions
+        at once (at least one). Bounds memory, never a response (beyond float ties).
+    seed: base seed; sample ``j`` of a prompt is seeded from ``(seed, prompt, j)``.
     """
 
     max_new_tokens: int = 32
