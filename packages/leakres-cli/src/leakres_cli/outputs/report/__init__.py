@@ -76,4 +76,8 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path | None = None) 
     from leakres_cli.outputs.curves import write_figures
 
     write_figures(runs, target.parent)  # recovery_curves.png/.pdf beside it (a ladder ran)
+    if len(runs) == 1:  # comparisons.png/.pdf beside it (the run compared methods)
+        from leakres_cli.outputs.comparison_plot import write_comparison_figure
+
+        write_comparison_figure(runs[0].results, target.parent)
     return target

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from leakres_cli.outputs import comparisons
+from leakres_cli.outputs import comparison_plot, comparisons
 from leakres_cli.outputs.curves import report_block
 from leakres_cli.outputs.report import svg
 from leakres_cli.outputs.report.load import RunData
@@ -111,6 +111,7 @@ class RunView:
     trajectory: list[dict[str, Any]] = field(default_factory=list)  # --eval-every: per method
     seeds: dict[str, Any] | None = None  # --seeds' table: caption, header, rows
     comparisons: list[str] = field(default_factory=list)  # paired tests' sentences, then verdict
+    comparison_svg: str = ""  # their forest plot (outputs/comparison_plot.py), "" without
 
 
 def _verdict(cell: Mapping[str, Any], table: str, qid: str, text_table: str | None) -> Verdict:
@@ -230,7 +231,8 @@ def _seed_view(r: Mapping[str, Any]) -> dict[str, Any]:
     verdict = [comparisons.comparison_verdict(r)] if sentences else []
     if not sentences and (note := comparisons.no_pair_note(r)) is not None:
         verdict = [note]  # the template shows the last line as its caption
-    return {"seeds": seeds, "comparisons": sentences + verdict}
+    svg_text = comparison_plot.comparison_svg(r) if sentences else ""
+    return {"seeds": seeds, "comparisons": sentences + verdict, "comparison_svg": svg_text}
 
 
 def build_comparison(views: Sequence[RunView]) -> dict[str, Any]:
