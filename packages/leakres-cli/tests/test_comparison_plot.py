@@ -54,3 +54,10 @@ def test_no_comparisons_no_file(tmp_path, results):
     assert write_comparison_figure(results, tmp_path) == []
     assert list(tmp_path.iterdir()) == []
     assert comparison_svg(results) == ""
+
+
+def test_report_view_embeds_the_figure():
+    from leakres_cli.outputs.report.view import _seed_view
+
+    assert _seed_view(RESULTS)["comparison_svg"] == comparison_svg(RESULTS)
+    assert _seed_view({})["comparison_svg"] == ""
