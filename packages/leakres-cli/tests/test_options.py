@@ -30,7 +30,7 @@ RUN_OPTIONS = _flags(
     --engine-startup-timeout --engine-concurrency --dtype --cell --executor --ray-address
     --ray-cpus --save-models --report-to --push-to-hub --judge-timeout --judge-retries
     --prompt-form --attack-budgets
-    --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr
+    --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr --teach-batch
     --eval-every --controls
     """
 )

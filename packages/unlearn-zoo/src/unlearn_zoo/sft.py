@@ -16,6 +16,7 @@ import torch
 from torch import nn
 
 from unlearn_zoo.data import EncodedExample
+from unlearn_zoo.shared_prefix import completion_nll
 from unlearn_zoo.training import LossGuard, SeenTracker
 
 
@@ -55,10 +56,17 @@ def remove_fused_head(model: nn.Module) -> None:
 
 
 def guarded_sft_trainer(
-    *, guard: LossGuard, tracker: SeenTracker, part: str = "nll", **kwargs: Any
+    *,
+    guard: LossGuard,
+    tracker: SeenTracker,
+    part: str = "nll",
+    shared_prefix: bool = False,
+    **kwargs: Any,
 ) -> Any:
     """An ``SFTTrainer`` whose every loss goes through :class:`LossGuard` (stop + restore on a
-    non-finite or out-of-bounds loss; the loss curve) and records the forget examples it saw."""
+    non-finite or out-of-bounds loss; the loss curve) and records the forget examples it saw.
+    ``shared_prefix``: the loss of :func:`unlearn_zoo.shared_prefix.completion_nll` (the batch's
+    common prompt prefix run once; the same loss up to rounding) where the batch allows it."""
     from transformers import Trainer
     from trl import SFTTrainer
 
@@ -75,7 +83,11 @@ def guarded_sft_trainer(
             # SFTTrainer's: on CPU its fused LM head scores every position, recomputes each logits
             # tile in the backward pass and adds entropy and token-accuracy metrics, which made a
             # step cost about twice GA's (benchmarks/training_step_cost.py).
-            loss = Trainer.compute_loss(self, model, inputs, return_outputs, num_items_in_batch)
+            loss = None
+            if shared_prefix and not return_outputs:
+                loss = completion_nll(model, inputs, num_items_in_batch)
+            if loss is None:
+                loss = Trainer.compute_loss(self, model, inputs, return_outputs, num_items_in_batch)
             value = loss[0] if return_outputs else loss
             guard.check(model, self.state.global_step, value, {part: value.detach()})
             tracker.add(index)

@@ -88,6 +88,7 @@ EXTRA: dict[str, Extra] = {
     "teach_statements": Extra(type=click.IntRange(0, 100)),
     "teach_epochs": Extra(type=click.FloatRange(0, 1000, min_open=True)),
     "teach_lr": Extra(type=click.FloatRange(0, 1, min_open=True)),
+    "teach_batch": Extra(type=click.IntRange(1, 1024)),
     "eval_every": Extra(type=click.IntRange(0, MAX_QUESTIONS), default_help="default: 0, off"),
     "controls": Extra(default_help="default: on"),
 }
@@ -133,6 +134,7 @@ RUN_FIELDS = (
     "teach_statements",
     "teach_epochs",
     "teach_lr",
+    "teach_batch",
     "eval_every",
     "controls",
 )

@@ -139,6 +139,9 @@ class RunConfig:
             single-hop questions.
         teach_epochs: epochs of the teaching fine-tune (``--base tuned|taught``).
         teach_lr: learning rate of the teaching fine-tune (``--base tuned|taught``).
+        teach_batch: examples per optimizer step of the teaching fine-tune (``--base
+            tuned|taught``): memorising facts takes updates more than epochs (README, "Base
+            models": batch 4 knew 121 of 179 fictitious facts after three epochs, batch 8 97).
         eval_every: unlearning trajectories: every this many optimizer steps of each method's
             unlearning, answer a fixed seeded subset of the forget and retain questions (up to 8
             per type and 8 retain; judged by the run's judge) and record FQ per type, retain
@@ -196,6 +199,7 @@ class RunConfig:
     teach_statements: int = 3
     teach_epochs: float = 2.0
     teach_lr: float = 2e-4
+    teach_batch: int = 8
     eval_every: int = 0
     controls: bool = True
 
@@ -238,6 +242,7 @@ TEACH_FIELDS = (
     "teach_statements",
     "teach_epochs",
     "teach_lr",
+    "teach_batch",
 )
 #: the trackers of ``--report-to`` (unlearn_zoo.tracking.REPORT_TO, without importing unlearn-zoo)
 REPORT_TO = ("none", "tensorboard", "wandb", "mlflow")
@@ -261,20 +266,21 @@ TYPES_PER_TYPE = 200
 # examples on fictitious facts teach a real-knowledge model to answer with invented names (measured:
 # it then knew 5 of 289 built-in facts). `taught`: worked examples from a small fictitious KB of
 # another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
-# the run. The taught KB: kg-qgen's fictional source at its small size (145 facts; all seven
-# types reach 40 scored questions only with more persons, cities and aliases,
-# "small,persons=40,cities_per_country=3,alias_share=0.8", whose corpus is a third larger). Its
-# teaching settings are the ones that fit a CPU at all (one epoch: 66 steps, 13 min loaded) and
-# they do not teach the facts (8 of 145 known after it): the preset runs end to end and shows the
-# control mechanism; knowing the facts needs more epochs, i.e. a GPU (README, "Base models").
+# the run. The taught KB: kg-qgen's fictional source at its small size with more persons, cities
+# and aliases (179 facts), the smallest size tried whose questions reach 40 scored per type.
+# Teaching it (one statement and one question per fact, the other names; README "Base models"): batch 8 at lr 3e-4 knew 97 of 179 after three epochs
+# (lr 1e-3: 91); batch 4 knew 121 after three epochs and 152 after five. Updates matter more than
+# epochs, so the preset teaches batch 4 for five epochs.
 TEACH_SOURCE = "fictional:small,seed=1"
 # measured (README): 24 per type (the source has 4 MP and 2 MT disjoint ones), lr 1e-4, 2 epochs:
 # 90 examples, 24 steps, 230 s on the loaded 2-core machine; every type's base accuracy then has
 # its 95% CI above chance (12 per type left DS and MT at chance).
 TUNED_EXAMPLES = 24
 TUNED_LR = 1e-4
-TAUGHT_KB = "small"
+TAUGHT_KB = "small,persons=40,cities_per_country=3,alias_share=0.8"
 TAUGHT_PER_TYPE = 200
+TAUGHT_EPOCHS = 5.0
+TAUGHT_BATCH = 4
 
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -326,9 +332,11 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "teach_source": TEACH_SOURCE,
             "teach_examples": 8,
             "teach_statements": 1,
-            "teach_epochs": 1.0,
+            "teach_epochs": TAUGHT_EPOCHS,
             "teach_lr": 3e-4,
-            # one epoch on CPU teaches too few facts for 48 + 24 (README): run on what is known
+            "teach_batch": TAUGHT_BATCH,
+            # a fact the teaching did not fix is not selected; with fewer than 48 + 24 known the
+            # run goes on with what is known (README)
             "allow_fewer": True,
         },
     ),

@@ -34,8 +34,7 @@ from leakres_cli.config.run_config import RunConfig
 from leakres_cli.records import FactKey, Record, fact_key
 from leakres_cli.scale.store import write_dir_atomic, write_json_atomic
 
-#: teaching batch size and token budget (unlearn-zoo TeachSettings; not run options)
-TEACH_BATCH = 8
+#: teaching token budget (unlearn-zoo TeachSettings; not a run option)
 TEACH_MAX_LENGTH = 192
 #: statements taught per fact a worked example rests on (no question: the budget)
 WORKED_FACT_STATEMENTS = 1
@@ -65,7 +64,7 @@ def teach_settings(cfg: RunConfig) -> Any:
     return TeachSettings(
         lr=cfg.teach_lr,
         epochs=cfg.teach_epochs,
-        batch_size=TEACH_BATCH,
+        batch_size=cfg.teach_batch,
         max_length=TEACH_MAX_LENGTH,
         seed=cfg.seed,
     )
