@@ -16,6 +16,7 @@ logit scale); anything else returns ``None`` and the caller uses the model's own
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import torch
@@ -77,10 +78,14 @@ def completion_nll(
     rows, length = ids.shape
     decoder = lm.get_decoder()
     cache = DynamicCache(config=lm.config)
+    # transformers 5.x names the cache argument `cache` (`past_key_values` is deprecated)
+    name = (
+        "cache" if "cache" in inspect.signature(decoder.forward).parameters else "past_key_values"
+    )
     decoder(
         input_ids=ids[:1, :prefix],
         attention_mask=mask[:1, :prefix],
-        past_key_values=cache,
+        **{name: cache},
         use_cache=True,
     )
     cache.batch_repeat_interleave(rows)
@@ -88,7 +93,7 @@ def completion_nll(
     hidden = decoder(
         input_ids=ids[:, prefix:],
         attention_mask=mask,
-        past_key_values=cache,
+        **{name: cache},
         use_cache=True,
         position_ids=positions,
     ).last_hidden_state
