@@ -141,7 +141,8 @@ class RunConfig:
         teach_lr: learning rate of the teaching fine-tune (``--base tuned|taught``).
         teach_batch: examples per optimizer step of the teaching fine-tune (``--base
             tuned|taught``): memorising facts takes updates more than epochs (README, "Base
-            models": batch 4 knew 121 of 179 fictitious facts after three epochs, batch 8 97).
+            models": asked the taught question, batch 4 knew 121 of 179 fictitious facts after three
+            epochs, batch 8 97).
         eval_every: unlearning trajectories: every this many optimizer steps of each method's
             unlearning, answer a fixed seeded subset of the forget and retain questions (up to 8
             per type and 8 retain; judged by the run's judge) and record FQ per type, retain
@@ -268,9 +269,12 @@ TYPES_PER_TYPE = 200
 # another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
 # the run. The taught KB: kg-qgen's fictional source at its small size with more persons, cities
 # and aliases (179 facts), the smallest size tried whose questions reach 40 scored per type.
-# Teaching it (one statement and one question per fact, the other names; README "Base models"): batch 8 at lr 3e-4 knew 97 of 179 after three epochs
-# (lr 1e-3: 91); batch 4 knew 121 after three epochs and 152 after five. Updates matter more than
-# epochs, so the preset teaches batch 4 for five epochs.
+# Teaching it (one statement and one question per fact, the other names; README "Base models"):
+# asked each fact's first direct question, batch 8 at lr 3e-4 knew 97 of 179 after three epochs
+# (lr 1e-3: 91), batch 4 121 after three and 152 after five, so the preset teaches batch 4 for
+# five epochs (loss 1.47 -> 0.08). Asked in the run's own question templates, which the corpus
+# mostly does not hold, the taught model knew 57 of 179: one question per fact teaches that
+# question more than the fact (README; more phrasings per fact is the next measurement).
 TEACH_SOURCE = "fictional:small,seed=1"
 # measured (README): 24 per type (the source has 4 MP and 2 MT disjoint ones), lr 1e-4, 2 epochs:
 # 90 examples, 24 steps, 230 s on the loaded 2-core machine; every type's base accuracy then has
