@@ -53,7 +53,8 @@ class TeachSettings:
             third of a small-batch teaching step (``benchmarks/teach_prefix.py``).
         shared_prefix: run the batch's common prompt prefix (the chat template's system prompt
             and user role) once and the LM head only where a label is scored
-            (:mod:`unlearn_zoo.shared_prefix`): the same loss up to rounding, a step about 0.6x.
+            (:mod:`unlearn_zoo.shared_prefix`): the same loss up to rounding; with the fused AdamW
+            a batch-4 step cost 0.78x the plain one (0.83x fused alone).
     """
 
     lr: float = 2e-4
