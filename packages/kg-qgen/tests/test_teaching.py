@@ -81,3 +81,32 @@ def test_the_corpus_leaves_out_the_statements_it_is_told_to(graph) -> None:
     assert sum(corpus.counts.values()) == len(corpus.examples)
     prompt_of = teaching_corpus(graph, statement_facts=(), per_type=1, prompt_of=lambda q: "Q")
     assert {e["prompt"] for e in prompt_of.examples} == {"Q"}
+
+
+def test_a_fact_asked_elsewhere_is_taught_under_that_prompt_first(graph) -> None:
+    facts = list(graph.facts())[:12]
+    keys = [fact_key(graph.fact_dict(f)) for f in facts]
+    asked = {k: f"Odd wording for {k[0]}? Give only the answer." for k in keys[::2]}
+    plain = fact_statements(graph, facts, statements=1, questions=2, seed=3)
+    out = fact_statements(graph, facts, statements=1, questions=2, seed=3, asked=asked)
+    assert len(out) == len(plain)
+    for key in keys:
+        got = [
+            e["prompt"] for e in out if e["kind"] == "question" and fact_key(e["facts"][0]) == key
+        ]
+        was = [
+            e["prompt"] for e in plain if e["kind"] == "question" and fact_key(e["facts"][0]) == key
+        ]
+        if key in asked:  # the asked prompt first, then the relation's own questions, no repeat
+            assert got[0] == asked[key] and got[1:] == [q for q in was if q != asked[key]][:1]
+        else:  # untouched: the same seeded questions as without ``asked``
+            assert got == was
+    # the statements (and every other example) are the same as without ``asked``
+    assert [e for e in out if e["kind"] != "question"] == [
+        e for e in plain if e["kind"] != "question"
+    ]
+    corpus = teaching_corpus(graph, statement_facts=keys, questions=1, types=(), asked=asked)
+    firsts = {
+        fact_key(e["facts"][0]): e["prompt"] for e in corpus.examples if e["kind"] == "question"
+    }
+    assert all(firsts[k] == p for k, p in asked.items())

@@ -14,7 +14,8 @@ list, in the same order):
   facts the example states or rests on, as record-schema dicts ``{"subject", "relation",
   "object"}`` (labels, as a question's ``premises``; an alias example lists none).
 * :func:`fact_statements` states each given fact ``statements`` ways (varied sentences from the
-  relation's phrasing) and asks it ``questions`` ways (the relation's direct questions).
+  relation's phrasing) and asks it ``questions`` ways (the relation's direct questions; a fact in
+  ``asked`` is asked first as it is asked elsewhere, e.g. a run's own single-hop question).
 * :func:`worked_examples` builds questions of every requested type with kg-qgen's normal builders
   and keeps only those whose **every premise fact is outside** ``exclude`` (label triples), then
   at most ``per_type`` per type (seeded sample). ``counts``/``available`` say how many there were.
@@ -101,10 +102,15 @@ def fact_statements(
     statements: int = 3,
     questions: int = 2,
     seed: int = 0,
+    asked: Mapping[FactKey, str] | None = None,
 ) -> list[Example]:
     """Per fact (default: every fact of ``graph``, in its order): ``statements`` statement examples
     (distinct sentences, seeded; fewer when the phrasing has fewer) and ``questions`` question
-    examples (the relation's direct questions, answer ``"<object>."``)."""
+    examples (answer ``"<object>."``): the fact's prompt in ``asked`` (keyed by :func:`fact_key`)
+    first when it has one, then the relation's direct questions. A model taught a fact under one
+    wording mostly knows it under that wording: taught a fictitious KB with one random direct
+    question per fact, SmolLM2-135M answered 152 of 179 facts asked that way but 57 of 179 asked
+    in another template (leakres-cli README, "Base models")."""
     if statements < 0 or questions < 0:
         raise KgQgenError("statements and questions per fact must be >= 0")
     rng = random.Random(seed)
@@ -120,6 +126,9 @@ def fact_statements(
             out.append(_example(prompt, sent, "statement", [d]))
         asks = _questions(phrase, d["subject"])
         rng.shuffle(asks)
+        first = (asked or {}).get(fact_key(d))
+        if first is not None:
+            asks = [first, *(q for q in asks if q != first)]
         for q in asks[:questions]:
             out.append(_example(q, sentence(d["object"]), "question", [d]))
     return out
@@ -219,14 +228,17 @@ def teaching_corpus(
     types: Sequence[str] = QUESTION_TYPES[1:],
     seed: int = 0,
     prompt_of: Callable[[Mapping[str, Any]], str] = _question_prompt,
+    asked: Mapping[FactKey, str] | None = None,
 ) -> TeachingCorpus:
-    """Statements (and single-hop questions) of the facts whose label triple is in
-    ``statement_facts`` (``None``: every fact; ``()``: none), alias examples of their subjects and
-    objects, and worked examples of ``types`` on facts disjoint from ``exclude``. Order: statements,
+    """Statements (and single-hop questions, ``asked`` as in :func:`fact_statements`) of the facts
+    whose label triple is in ``statement_facts`` (``None``: every fact; ``()``: none), alias
+    examples of their subjects and objects, and worked examples of ``types`` on facts disjoint from ``exclude``. Order: statements,
     aliases, worked examples (a trainer shuffles)."""
     wanted = None if statement_facts is None else set(statement_facts)
     facts = [f for f in graph.facts() if wanted is None or fact_key(graph.fact_dict(f)) in wanted]
-    out = fact_statements(graph, facts, statements=statements, questions=questions, seed=seed)
+    out = fact_statements(
+        graph, facts, statements=statements, questions=questions, seed=seed, asked=asked
+    )
     entities = [e for f in facts for e in (f.subject, f.object)]
     out += alias_examples(graph, entities, seed=seed)
     worked, _, available = worked_examples(
