@@ -82,11 +82,36 @@ def test_a_rerun_loads_the_cached_model_and_writes_the_same_numbers(tuned) -> No
     assert second["methods"] == first["methods"] and second["types"] == first["types"]
 
 
-def test_taught_run_records_the_control_beside_the_taught_model(tmp_path: Path) -> None:
+def _weights_digest(model) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for tensor in model.state_dict().values():
+        digest.update(tensor.detach().cpu().contiguous().numpy().tobytes())
+    return digest.hexdigest()
+
+
+def test_taught_run_records_the_control_beside_the_taught_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Mechanics only, on the built-in facts (the model knows them already, so a control is not
     near chance here; the taught preset's control is measured in the README)."""
+    import unlearn_zoo
+
+    started_from: list[tuple[str, int]] = []  # (weights digest, examples) of each teaching
+    real_teach = unlearn_zoo.teach
+
+    def spy(model, tokenizer, examples, *args, **kwargs):
+        started_from.append((_weights_digest(model), len(examples)))
+        return real_teach(model, tokenizer, examples, *args, **kwargs)
+
+    monkeypatch.setattr(unlearn_zoo, "teach", spy)
     results = _run(tmp_path / "run", "--base", "taught", "--teach-statements", "1",
                    "--teach-epochs", "0.02")  # fmt: skip
+    # theta_p and the control are both taught from the pretrained weights: the control must not
+    # start from theta_p, which already holds the forget facts it is kept from
+    assert len(started_from) == 2 and started_from[0][1] > started_from[1][1]
+    assert started_from[0][0] == started_from[1][0]
     validate_results(results)
     block = results["base_model"]
     assert block["kind"] == "taught" and block["corpus"]["counts"]["statement"] > 0
@@ -99,6 +124,20 @@ def test_taught_run_records_the_control_beside_the_taught_model(tmp_path: Path) 
     # the control was taught fewer statements: none of a forget fact
     assert control["corpus"]["counts"]["statement"] < block["corpus"]["counts"]["statement"]
     assert "**Control**" in (tmp_path / "run" / "summary.md").read_text()
+    # each fact is taught under the run's own single-hop question of it, as the run asks it
+    data = json.loads((tmp_path / "run" / "cells" / "questions.json").read_text())["payload"]
+    # (the SH pool's facts: no worked example rests on one, so each is stated and asked; a
+    # reserve fact a worked example rests on is stated once, unasked, and its question dropped)
+    asked = {
+        fact_key(q["target"]): f"{q['question']} {q['instruction']}"
+        for q in data["questions"]
+        if q["type"] == "SH"
+    }
+    folder = tmp_path / "run" / "cache" / "base-model" / block["cache"]["key"]
+    taught = [json.loads(line) for line in (folder / "corpus.jsonl").read_text().splitlines()]
+    prompts = {fact_key(e["facts"][0]): e["prompt"] for e in taught if e["kind"] == "question"}
+    assert asked and set(asked) <= set(prompts)
+    assert all(prompts[key] == prompt for key, prompt in asked.items())
 
 
 def test_pretrained_keeps_its_fingerprint_and_the_presets_set_the_base() -> None:

@@ -48,6 +48,8 @@ class TeachingHost(Protocol):
 
     def model(self) -> tuple[Any, Any]: ...
 
+    def pretrained_model(self) -> tuple[Any, Any]: ...
+
     def replace_model(self, model: Any) -> None: ...
 
 
@@ -210,6 +212,10 @@ def cache_key(cfg: RunConfig, role: str, base_digest: str | None, digest: str) -
         "seed": cfg.seed,
         "dtype": cfg.dtype,
     }
+    if role == "control":
+        # controls cached before 6 Dec 2026 were taught from theta_p, not from the pretrained
+        # model (the control then knew 24 of 48 forget facts it was never taught): never reuse one
+        key["start"] = "pretrained"
     return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:24]
 
 
@@ -225,7 +231,8 @@ def taught_model(
     digest = corpus_digest(examples)
     key = cache_key(host.cfg, role, base_digest, digest)
     folder = host.out_dir / "cache" / "base-model" / key
-    pretrained, tokenizer = host.model()
+    # the pretrained weights, not theta_p: once theta_p is taught it is the run's model()
+    pretrained, tokenizer = host.pretrained_model()
     weights, record_file = folder / "model.safetensors", folder / "teach.json"
     if weights.is_file() and record_file.is_file():
         start = time.perf_counter()

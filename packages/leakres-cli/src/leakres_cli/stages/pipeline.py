@@ -82,6 +82,7 @@ class Benchmark:
         self.store = CellStore(out_dir, key, self.weights_record, accepted=earlier)
         self.timer = StageTimer()
         self._model: Any = None
+        self._replaced = False  # theta_p is no longer the loaded model (--base tuned|taught)
         self._tokenizer: Any = None
         self._judge: Any = None
         self.model_path: str | None = None
@@ -115,7 +116,20 @@ class Benchmark:
         self.model()
         self.generation.release(self._model)
         self._model = model
+        self._replaced = True
         self.generation.register(model, "base")
+
+    def pretrained_model(self) -> tuple[Any, Any]:
+        """The model as loaded, whatever :meth:`replace_model` did since: what every teaching
+        (theta_p's and the control's) starts from. Loaded again once theta_p replaced it, rather
+        than kept beside it (a second copy of the weights for the whole run)."""
+        if not self._replaced:
+            return self.model()
+        from leakres_cli.models.catalog import load_model
+        from leakres_cli.models.engines import resolve_dtype
+
+        model, tokenizer, _ = load_model(self.cfg.model, dtype=resolve_dtype(self.cfg.dtype))
+        return model, tokenizer
 
     def weights_record(self) -> dict[str, Any]:
         """``{role: digest}`` of the models whose weights the cells depend on (results.json's
