@@ -269,12 +269,12 @@ TYPES_PER_TYPE = 200
 # another seed: no name of it is a real entity's or the taught KB's, so they rest on no fact of
 # the run. The taught KB: kg-qgen's fictional source at its small size with more persons, cities
 # and aliases (179 facts), the smallest size tried whose questions reach 40 scored per type.
-# Teaching it (one statement and one question per fact, the other names; README "Base models"):
-# asked each fact's first direct question, batch 8 at lr 3e-4 knew 97 of 179 after three epochs
-# (lr 1e-3: 91), batch 4 121 after three and 152 after five, so the preset teaches batch 4 for
-# five epochs (loss 1.47 -> 0.08). Asked in the run's own question templates, which the corpus
-# mostly does not hold, the taught model knew 57 of 179: one question per fact teaches that
-# question more than the fact (README; more phrasings per fact is the next measurement).
+# Teaching it: batch 4 for five epochs (batch 8 at lr 3e-4 knew 97 of 179 after three epochs, batch
+# 4 121 after three and 152 after five). Each fact is asked with the run's own single-hop question
+# (one random direct question knew 57 of 179 in the run's wording) and stated three times: with
+# one statement 173 of 179 were known, with three 179 (README, "Base models"). GA at unlearn-zoo's
+# default lr 1e-5 left every taught fact known; the preset's 5e-5 forgets 10% of them, 1e-4
+# (one-statement model) 81% but also 71% of the retain facts: settings for taught models are open.
 TEACH_SOURCE = "fictional:small,seed=1"
 # measured (README): 24 per type (the source has 4 MP and 2 MT disjoint ones), lr 1e-4, 2 epochs:
 # 90 examples, 24 steps, 230 s on the loaded 2-core machine; every type's base accuracy then has
@@ -285,6 +285,8 @@ TAUGHT_KB = "small,persons=40,cities_per_country=3,alias_share=0.8"
 TAUGHT_PER_TYPE = 200
 TAUGHT_EPOCHS = 5.0
 TAUGHT_BATCH = 4
+TAUGHT_STATEMENTS = 3
+TAUGHT_GA_LR = 5e-5
 
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -335,10 +337,11 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
             "base": "taught",
             "teach_source": TEACH_SOURCE,
             "teach_examples": 8,
-            "teach_statements": 1,
+            "teach_statements": TAUGHT_STATEMENTS,
             "teach_epochs": TAUGHT_EPOCHS,
             "teach_lr": 3e-4,
             "teach_batch": TAUGHT_BATCH,
+            "method_overrides": {"ga": {"lr": TAUGHT_GA_LR}},
             # a fact the teaching did not fix is not selected; with fewer than 48 + 24 known the
             # run goes on with what is known (README)
             "allow_fewer": True,
