@@ -232,8 +232,8 @@ def teaching_corpus(
 ) -> TeachingCorpus:
     """Statements (and single-hop questions, ``asked`` as in :func:`fact_statements`) of the facts
     whose label triple is in ``statement_facts`` (``None``: every fact; ``()``: none), alias
-    examples of their subjects and objects, and worked examples of ``types`` on facts disjoint from ``exclude``. Order: statements,
-    aliases, worked examples (a trainer shuffles)."""
+    examples of their subjects and objects, and worked examples of ``types`` on facts disjoint from
+    ``exclude``. Order: statements, aliases, worked examples (a trainer shuffles)."""
     wanted = None if statement_facts is None else set(statement_facts)
     facts = [f for f in graph.facts() if wanted is None or fact_key(graph.fact_dict(f)) in wanted]
     out = fact_statements(

@@ -123,7 +123,8 @@ def build_corpus(
     )
     worked = list(corpus.examples)
     worked_facts = {fact_key(p) for e in worked for p in e["facts"]}
-    examples, stated = [], set()
+    examples: list[dict[str, Any]] = []
+    stated: set[FactKey] = set()
     if cfg.base == "taught":
         examples, stated = _taught_statements(cfg, data, graph, teach_graph, worked_facts, without)
     examples += worked

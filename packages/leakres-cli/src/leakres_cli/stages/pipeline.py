@@ -102,12 +102,7 @@ class Benchmark:
     def model(self) -> tuple[Any, Any]:
         """The base model and tokenizer, loaded on first use (a resumed run may never need them)."""
         if self._model is None:
-            from leakres_cli.models.catalog import load_model
-            from leakres_cli.models.engines import resolve_dtype
-
-            self._model, self._tokenizer, self.model_path = load_model(
-                self.cfg.model, dtype=resolve_dtype(self.cfg.dtype)
-            )
+            self._model, self._tokenizer, self.model_path = self._load_pretrained()
             self.generation.register(self._model, "base", self.model_path)  # served from its path
         return self._model, self._tokenizer
 
@@ -125,11 +120,14 @@ class Benchmark:
         than kept beside it (a second copy of the weights for the whole run)."""
         if not self._replaced:
             return self.model()
+        model, tokenizer, _ = self._load_pretrained()
+        return model, tokenizer
+
+    def _load_pretrained(self) -> tuple[Any, Any, str]:
         from leakres_cli.models.catalog import load_model
         from leakres_cli.models.engines import resolve_dtype
 
-        model, tokenizer, _ = load_model(self.cfg.model, dtype=resolve_dtype(self.cfg.dtype))
-        return model, tokenizer
+        return load_model(self.cfg.model, dtype=resolve_dtype(self.cfg.dtype))
 
     def weights_record(self) -> dict[str, Any]:
         """``{role: digest}`` of the models whose weights the cells depend on (results.json's
