@@ -67,6 +67,7 @@ from leak_metrics.judges.relation_rules import (
     premise_relation_value,
 )
 from leak_metrics.judges.scope_rules import conditioned, in_purpose
+from leak_metrics.judges.sentence_rules import other_nationality_after, withdrawn
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -338,16 +339,20 @@ def _clause_rules(
     adjectives: list[list[str]],
 ) -> list[tuple[str, str | None]]:
     """Round-ten rules (:mod:`clause_rules`, rules v10)."""
-    other_citizen = other_value = None
+    other_citizen = other_value = second_nationality = None
     if not item.options and asks_citizenship(item.question, gold_forms):
         gold_adjectives = {w for a in adjectives for w in a}
         other_citizen = other_citizen_first(span, hits, gold_adjectives, all_adjective_words())
         others = other_names(span, question_words, hits, all_adjective_words())
         other_value = other_value_after(span, hits, others)
+        second_nationality = other_nationality_after(
+            span, hits, gold_adjectives, all_adjective_words()
+        )
     return [
         ("names the gold only in a concessive clause", concessive_only(span, hits)),
         ("commits to another nationality before the gold", other_citizen),
         ("states another value of the citizenship after the gold", other_value),
+        ("gives the subject another nationality after the gold", second_nationality),
         ("denies that the gold is the asked value", denied_as_value(span, hits, question_words)),
     ]
 
@@ -404,6 +409,7 @@ def context_rule(
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
         ("takes the gold back for another answer", corrected_answer(span, hits)),
+        ("takes the statement back after the gold", withdrawn(span, hits)),
         (
             "calls the asked value a thing of another kind",
             thing_kind(span, hits, adjectives, question_words),

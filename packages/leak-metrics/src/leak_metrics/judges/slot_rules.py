@@ -39,6 +39,7 @@ NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "iden
 # Nouns whose "of <gold>" names the person's country ("President of France").
 CITIZENSHIP_OF = frozenset(
     {"citizen", "citizens", "native", "nationality", "people", "national", "nationals"}
+    | {"member", "members"}  # rules v12: "both members of the United States" (membership)
 )
 PLACE_NOUNS = frozenset(
     {"state", "states", "city", "province", "region", "territory", "county", "organization"}
