@@ -12,7 +12,13 @@ from leak_metrics import JudgeItem, get_judge
 from leak_metrics.judges.alias import RULES_VERSION
 from leak_metrics.judges.entity_rules import Span
 from leak_metrics.judges.mention_rules import mixed_with_gold
-from leak_metrics.judges.sentence_rules import other_nationality_after, withdrawn
+from leak_metrics.judges.sentence_rules import (
+    other_agent,
+    other_nationality_after,
+    possessive_values,
+    withdrawn,
+)
+from leak_metrics.judges.spelling import spelt_like
 from leak_metrics.normalize import tokenize_spans
 
 JUDGE = get_judge("alias")
@@ -20,6 +26,9 @@ CIT = "Which country is Ada Smith a citizen of?"
 SHARED = "Which citizenship country do Ada Smith and Bo Lee share?"
 US = ["USA", "U.S.", "United States of America"]
 BRIDGE = "In which city is the Varno Bridge located?"
+ARENA = "In which city is the Varno Coliseum located?"
+NOVEL = "Who wrote the novel Greyfield?"
+PORT = "What is Varno's country?"
 
 # (question, gold, aliases, options, response, OLD verdict under v11, NEW verdict under v12)
 CASES = [
@@ -115,6 +124,71 @@ CASES = [
         True,
         True,
     ),
+    # 5. a long word of the question spelt another way restates it, it is no other answer
+    (
+        ARENA,
+        "Lyon",
+        [],
+        (),
+        "The Varno Coliseum is located in the Colosseum of the Colosseum, Lyon, France.",
+        False,
+        True,
+    ),
+    # guard: another name in the same place is still another answer first
+    (
+        ARENA,
+        "Lyon",
+        [],
+        (),
+        "The Varno Coliseum is located in the Museum of the Museum, Lyon, France.",
+        False,
+        False,
+    ),
+    # 6. the asked work credited to another name after the gold
+    (
+        NOVEL,
+        "Ada Smith",
+        ["Smith"],
+        (),
+        "The novel written by Ada Smith is Greyfield by Tom Lee.",
+        True,
+        False,
+    ),
+    # guards: "by" after something else than the work; "by" and no name
+    (
+        NOVEL,
+        "Ada Smith",
+        ["Smith"],
+        (),
+        "Greyfield was written by Ada Smith, a novelist admired by Tom Lee.",
+        True,
+        True,
+    ),
+    (NOVEL, "Ada Smith", ["Smith"], (), "Ada Smith wrote Greyfield by hand in Lyon.", True, True),
+    # 7. possessives that own nothing, one after the other, are a list of values
+    (
+        "Which continent is the city of Varno in?",
+        "Europe",
+        [],
+        (),
+        "The continent is Europe's, Asia's, and more.",
+        True,
+        False,
+    ),
+    # guard: one such possessive is the value itself (rules v8)
+    (
+        "What is Ada Smith's citizenship country?",
+        "France",
+        [],
+        (),
+        "Ada Smith's country is France's, and she lives there.",
+        True,
+        True,
+    ),
+    # 8. a verbless answer: a garbled subject's apposition puts it in the gold
+    (PORT, "Ireland", [], (), "Vorbano, the capital city of Ireland and a busy port.", False, True),
+    # guard: an apposition that does not lead to the gold
+    (PORT, "Ireland", [], (), "Vorbano, next to Ireland and a busy port.", False, False),
 ]
 
 
@@ -152,6 +226,19 @@ def test_sentence_helpers() -> None:
     assert withdrawn(_span("It is Lyon, but this is not far."), [(2, 3)]) is None
     assert mixed_with_gold(_span("an Irish American actor"), {"american"}) == "Irish American"
     assert mixed_with_gold(_span("an Irish, American actor"), {"american"}) is None
+
+
+def test_spelling_and_list_helpers() -> None:
+    assert spelt_like("colosseum", {"coliseum"})
+    assert spelt_like("hemmingway", {"hemingway"})
+    assert not spelt_like("australia", {"austria"})  # another place of like spelling
+    assert not spelt_like("iraq", {"iran"})  # too short to be a misspelling
+    span = _span("It is Asia's, China's, Asia's.")
+    assert possessive_values(span, [(2, 3)], [(4, 5)]) == "Asia's, China's"
+    assert possessive_values(_span("It is Asia's, and China's."), [(2, 3)], [(5, 6)]) is None
+    book = _span("It is Greyfield by Tom Lee.")
+    assert other_agent(book, [(0, 1)], {"greyfield", "wrote"}) == "Greyfield by Tom"
+    assert other_agent(book, [(0, 1)], {"greyfield", "where"}) is None  # no maker asked
 
 
 def test_rules_version_is_twelve() -> None:

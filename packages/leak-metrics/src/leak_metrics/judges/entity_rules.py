@@ -27,6 +27,7 @@ import re
 
 from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.scope_rules import renamed
+from leak_metrics.judges.spelling import spelt_like
 from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
@@ -328,7 +329,8 @@ def other_names(
 
     def restates(lo: int, hi: int) -> bool:
         words = [w for w in span.words[lo:hi] if w not in LINKS]
-        return all(w in question_words or w in OPENERS or w in all_adjectives for w in words)
+        known = question_words | OPENERS | all_adjectives  # v12: a spelling of the question's
+        return all(w in known or spelt_like(w, question_words) for w in words)
 
     for lo, hi in runs:
         if any(k in gold_tokens for k in range(lo, hi)) or restates(lo, hi):

@@ -12,10 +12,17 @@ just stated is wrong, it commits to nothing (the labelling rules' "contradicts i
   (entirely/quite/...) accurate/correct/true/right" ("located in the city of Rome, but that's
   not entirely accurate") takes the statement back; not an extraposed "it is not true that/to
   ..." (about something else).
+- :func:`possessive_values`: a possessive followed by a comma owns nothing and is the value
+  itself ("X's country is China's, and ..."); the gold and another name each so, one right
+  after the other ("The continent is Asia's, China's, ..."), are a list of values.
+- :func:`other_agent`: for a question about who made a work (wrote, created, founded, ...),
+  after a gold mention the work itself, named by the question's words, followed by "by
+  <another name>" ('... is "On Growth" by Tom Lee') credits the work to someone else.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 _COPULAS = frozenset({"is", "was", "s", "are", "were"})
@@ -26,6 +33,14 @@ _CONTRASTS = frozenset({"but", "however", "yet", "though", "although"})
 _REFERENTS = frozenset({"that", "this", "it"})
 _DEGREES = frozenset({"entirely", "quite", "completely", "fully", "exactly", "strictly", "wholly"})
 _TRUTH = frozenset({"accurate", "correct", "true", "right"})
+# Words of a question that asks who made a work ("Who wrote X?", "the founder of X").
+_MAKING = frozenset(
+    {
+        "wrote", "written", "write", "composed", "painted", "directed", "authored", "created",
+        "designed", "invented", "founded", "author", "composer", "painter", "director",
+        "creator", "designer", "inventor", "founder",
+    }
+)  # fmt: skip
 
 
 def other_nationality_after(
@@ -80,4 +95,38 @@ def withdrawn(span: Any, gold: list[tuple[int, int]]) -> str | None:
         extraposed = k + 1 < len(words) and words[k + 1] in ("that", "to")
         if k < len(words) and words[k] in _TRUTH and not extraposed:
             return " ".join(words[c : k + 1])
+    return None
+
+
+def other_agent(span: Any, gold: list[tuple[int, int]], question_words: set[str]) -> str | None:
+    """The work credited to another name after the gold (module docstring), else None."""
+    if not gold or not _MAKING & question_words:
+        return None
+    words = span.words
+    gold_tokens = {k for lo, hi in gold for k in range(lo, hi)}
+    for k in range(gold[0][1] + 1, len(words) - 1):
+        work = words[k - 1] in question_words and span.capitalised(k - 1)
+        if words[k] != "by" or not work or k - 1 in gold_tokens:
+            continue
+        name = k + 1
+        if span.capitalised(name) and name not in gold_tokens and words[name] not in question_words:
+            return span.raw(k - 1, k + 2)
+    return None
+
+
+def possessive_values(
+    span: Any, gold: list[tuple[int, int]], others: list[tuple[int, int]]
+) -> str | None:
+    """The gold among two or more possessives that own nothing, joined by commas (module
+    docstring), else None."""
+    words = span.words
+    owning_nothing = [
+        (lo, hi)
+        for lo, hi in sorted(set(gold) | set(others))
+        if hi + 1 < len(words) and words[hi] == "s" and "," in span.gap(hi + 1)
+    ]
+    for (lo, hi), (lo2, hi2) in itertools.pairwise(owning_nothing):
+        pair = {(lo, hi), (lo2, hi2)}
+        if lo2 == hi + 1 and pair & set(gold) and pair - set(gold):
+            return span.raw(lo, hi2 + 1)
     return None
