@@ -18,7 +18,7 @@ from leak_metrics.judges.sentence_rules import (
     possessive_values,
     withdrawn,
 )
-from leak_metrics.judges.spelling import spelt_like
+from leak_metrics.judges.spelling import fronted_preposition, spelt_like
 from leak_metrics.normalize import tokenize_spans
 
 JUDGE = get_judge("alias")
@@ -189,6 +189,26 @@ CASES = [
     (PORT, "Ireland", [], (), "Vorbano, the capital city of Ireland and a busy port.", False, True),
     # guard: an apposition that does not lead to the gold
     (PORT, "Ireland", [], (), "Vorbano, next to Ireland and a busy port.", False, False),
+    # 9. a capitalised preposition opening the sentence is no word of the name after it
+    (
+        "What country is the town of Varno in?",
+        "India",
+        [],
+        (),
+        "In India, the town of Varno is known for its textiles.",
+        False,
+        True,
+    ),
+    # guard: a longer name that only starts like the gold
+    (
+        "What country is the town of Varno in?",
+        "India",
+        [],
+        (),
+        "At India Gate, the town of Varno holds a fair.",
+        False,
+        False,
+    ),
 ]
 
 
@@ -233,6 +253,8 @@ def test_spelling_and_list_helpers() -> None:
     assert spelt_like("hemmingway", {"hemingway"})
     assert not spelt_like("australia", {"austria"})  # another place of like spelling
     assert not spelt_like("iraq", {"iran"})  # too short to be a misspelling
+    assert fronted_preposition(_span("In India, it is."), (0, 2))
+    assert not fronted_preposition(_span("It is In India."), (2, 4))
     span = _span("It is Asia's, China's, Asia's.")
     assert possessive_values(span, [(2, 3)], [(4, 5)]) == "Asia's, China's"
     assert possessive_values(_span("It is Asia's, and China's."), [(2, 3)], [(5, 6)]) is None

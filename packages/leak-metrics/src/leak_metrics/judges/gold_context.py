@@ -67,12 +67,7 @@ from leak_metrics.judges.relation_rules import (
     premise_relation_value,
 )
 from leak_metrics.judges.scope_rules import conditioned, in_purpose
-from leak_metrics.judges.sentence_rules import (
-    other_agent,
-    other_nationality_after,
-    possessive_values,
-    withdrawn,
-)
+from leak_metrics.judges.sentence_rules import after_gold_rules, other_nationality_after
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -414,17 +409,12 @@ def context_rule(
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
         ("takes the gold back for another answer", corrected_answer(span, hits)),
-        ("takes the statement back after the gold", withdrawn(span, hits)),
-        ("credits the work to another name", other_agent(span, hits, question_words)),
+        *after_gold_rules(span, hits, others, several, question_words),
         (
             "calls the asked value a thing of another kind",
             thing_kind(span, hits, adjectives, question_words),
         ),
-        (
-            "lists the gold with another name",
-            joined_list(span, others, hits, several)
-            or (None if several else possessive_values(span, hits, others)),
-        ),
+        ("lists the gold with another name", joined_list(span, others, hits, several)),
         (
             "announces several values",
             None if several else several_values(span, hits, asked_noun(item.question)),

@@ -130,3 +130,23 @@ def possessive_values(
         if lo2 == hi + 1 and pair & set(gold) and pair - set(gold):
             return span.raw(lo, hi2 + 1)
     return None
+
+
+def after_gold_rules(
+    span: Any,
+    hits: list[tuple[int, int]],
+    others: list[tuple[int, int]],
+    several: bool,
+    question_words: set[str],
+) -> list[tuple[str, str | None]]:
+    """The rules here that read what follows the gold, each with what breaks it (or None), in
+    the order the judge checks them (``gold_context.context_rule``); ``several``: the question
+    asks a multi-valued relation, where a list is an answer."""
+    return [
+        ("takes the statement back after the gold", withdrawn(span, hits)),
+        ("credits the work to another name", other_agent(span, hits, question_words)),
+        (
+            "lists the gold with another name",
+            None if several else possessive_values(span, hits, others),
+        ),
+    ]

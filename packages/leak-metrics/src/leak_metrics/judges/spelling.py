@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 from functools import lru_cache
+from typing import Any
 
 from leak_metrics.judges.demonyms import all_adjective_words, demonym_table
 
+GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word
 MIN_LENGTH = 6
 MIN_RATIO = 0.8
 
@@ -37,3 +39,21 @@ def spelt_like(word: str, question_words: set[str] | frozenset[str]) -> bool:
     if len(word) < MIN_LENGTH or word in _places():
         return False
     return any(len(q) >= MIN_LENGTH and _alike(word, q) for q in question_words)
+
+
+def garbled(word: str, question_words: set[str]) -> bool:
+    """``word`` starts like a word of the question without being it ("gandhai", "jefferson")."""
+    stem = word[:GARBLE_PREFIX]
+    return len(word) >= GARBLE_PREFIX and any(
+        len(q) >= GARBLE_PREFIX and q[:GARBLE_PREFIX] == stem for q in question_words
+    )
+
+
+# Prepositions that may open a sentence before a place ("In India, ...").
+_FRONTED = frozenset({"in", "on", "at", "from", "within", "across", "throughout"})
+
+
+def fronted_preposition(span: Any, run: tuple[int, int]) -> bool:
+    """Rules v12: the name run opens the sentence with a capitalised preposition ("In India,
+    the country of India is ..."): the preposition is no word of the name after it."""
+    return run[0] == 0 and run[1] > 1 and span.words[0] in _FRONTED
