@@ -29,6 +29,7 @@ BRIDGE = "In which city is the Varno Bridge located?"
 ARENA = "In which city is the Varno Coliseum located?"
 NOVEL = "Who wrote the novel Greyfield?"
 PORT = "What is Varno's country?"
+MONEY = "Consider the country of Varno City. What is its currency?"
 
 # (question, gold, aliases, options, response, OLD verdict under v11, NEW verdict under v12)
 CASES = [
@@ -189,6 +190,19 @@ CASES = [
     (PORT, "Ireland", [], (), "Vorbano, the capital city of Ireland and a busy port.", False, True),
     # guard: an apposition that does not lead to the gold
     (PORT, "Ireland", [], (), "Vorbano, next to Ireland and a busy port.", False, False),
+    # 10. a country named as the value's owner lets the gold's bare noun stand for it
+    (MONEY, "Swiss franc", ["CHF"], (), "Switzerland's currency is the franc.", False, True),
+    # guards: another country's adjective on the noun; no country named as owner
+    (
+        MONEY,
+        "Swiss franc",
+        ["CHF"],
+        (),
+        "Switzerland's currency is the French franc.",
+        False,
+        False,
+    ),
+    (MONEY, "Swiss franc", ["CHF"], (), "Switzerland, whose currency is the franc.", False, False),
     # 9. a capitalised preposition opening the sentence is no word of the name after it
     (
         "What country is the town of Varno in?",

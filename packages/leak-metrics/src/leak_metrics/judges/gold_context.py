@@ -67,7 +67,12 @@ from leak_metrics.judges.relation_rules import (
     premise_relation_value,
 )
 from leak_metrics.judges.scope_rules import conditioned, in_purpose
-from leak_metrics.judges.sentence_rules import after_gold_rules, other_nationality_after
+from leak_metrics.judges.sentence_rules import (
+    after_gold_rules,
+    foreign_qualified,
+    other_nationality_after,
+    possessive_owners,
+)
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -124,7 +129,8 @@ def mention_hits(
         if (tokens := tokenize(option)) and tokens not in gold_forms
     ]
     form_names = {tuple(t): f for f, t in forms if t}
-    variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
+    styles = gold_variants(gold_forms, question_words | possessive_owners(span))  # v12
+    variants = styles + agent_nouns(forms)
     named, mixed, other_places = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, KIND_HEADS & question_words),
@@ -132,12 +138,11 @@ def mention_hits(
         forms,
         gold_forms,
     )
-    # An adjective counts when it describes the asked subject or object: on a person it answers
-    # only a question about a person's citizenship; for a thing's country or origin it is some
-    # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
-    # an English footballer" for where his sport originates).
-    # A person's origin ("a player from the United States") answers only a question about the
-    # person (citizenship, birth, death), not one about a thing of theirs.
+    named = [m for m in named if not foreign_qualified(span, m, styles, adjectives)]
+    # An adjective on a person answers only a person's citizenship; for a thing's country it is
+    # some person's nationality ("a monument to Gustave Eiffel, a French engineer"). A person's
+    # origin ("a player from the United States") answers only a question about the person
+    # (citizenship, birth, death), not one about a thing of theirs.
     if not asks_nationality(item.question):
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]

@@ -15,6 +15,10 @@ just stated is wrong, it commits to nothing (the labelling rules' "contradicts i
 - :func:`possessive_values`: a possessive followed by a comma owns nothing and is the value
   itself ("X's country is China's, and ..."); the gold and another name each so, one right
   after the other ("The continent is Asia's, China's, ..."), are a list of values.
+- :func:`possessive_owners`: a country the sentence names as the owner of the next word
+  ("The United Kingdom's currency is the pound") lets the gold's bare noun stand for it, as a
+  country the question names does ("the pound" for "British pound"); :func:`foreign_qualified`:
+  that bare noun right after another country's adjective ("the French franc") is not the gold.
 - :func:`other_agent`: for a question about who made a work (wrote, created, founded, ...),
   after a gold mention the work itself, named by the question's words, followed by "by
   <another name>" ('... is "On Growth" by Tom Lee') credits the work to someone else.
@@ -24,6 +28,8 @@ from __future__ import annotations
 
 import itertools
 from typing import Any
+
+from leak_metrics.judges.demonyms import all_adjective_words
 
 _COPULAS = frozenset({"is", "was", "s", "are", "were"})
 _PERSONAL = frozenset({"he", "she", "they"})
@@ -130,6 +136,32 @@ def possessive_values(
         if lo2 == hi + 1 and pair & set(gold) and pair - set(gold):
             return span.raw(lo, hi2 + 1)
     return None
+
+
+def possessive_owners(span: Any) -> set[str]:
+    """Words of the capitalised names that own the word after them ("The United Kingdom's
+    currency"): a country named so may be left out of its own currency's name, as when the
+    question names it ("the pound" for "British pound", :func:`demonyms.gold_variants`)."""
+    words = span.words
+    return {
+        w
+        for lo, hi in span.name_runs()
+        if hi + 1 < len(words) and words[hi] == "s" and not set(",.;:") & set(span.gap(hi + 1))
+        for w in words[lo:hi]
+    }
+
+
+def foreign_qualified(
+    span: Any, mention: tuple[int, int], variants: list[list[str]], adjectives: list[list[str]]
+) -> bool:
+    """A bare-noun variant of the gold ("franc" for "Swiss franc") right after another
+    country's capitalised adjective ("the French franc") names that country's currency."""
+    lo, hi = mention
+    if lo == 0 or span.words[lo:hi] not in variants or not span.capitalised(lo - 1):
+        return False
+    before = span.words[lo - 1]
+    own = {w for a in adjectives for w in a}
+    return span.tight(lo) and before in all_adjective_words() and before not in own
 
 
 def after_gold_rules(
