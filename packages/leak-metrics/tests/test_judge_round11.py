@@ -358,5 +358,5 @@ def test_value_helpers() -> None:
 
 
 def test_rules_version_is_eleven() -> None:
-    assert RULES_VERSION == 11
+    assert RULES_VERSION >= 11  # round twelve bumped it again (test_judge_round12.py)
     assert JUDGE.describe()["rules_version"] == RULES_VERSION

@@ -27,6 +27,7 @@ import re
 
 from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.scope_rules import renamed
+from leak_metrics.judges.spelling import fronted_preposition, garbled, spelt_like
 from leak_metrics.normalize import Token
 
 LINKS = frozenset({"of", "de", "da", "von", "van", "del", "du", "al", "bin", "le", "la"})
@@ -230,7 +231,7 @@ def gold_mentions(
                 # "South Africa" / "Latin American": a capitalised word before the gold makes it
                 # another name, unless the name is "<Kingdom/Republic/...> of <gold>", a variety
                 # of it ("Australian English") or a compass part of it ("East Africa").
-                if before and before[-1] not in LINKS:
+                if before and before[-1] not in LINKS and not fronted_preposition(span, run):
                     prefix = before[-1]
                     compass_part = prefix in COMPASS and (prefix, *needle) not in table
                     if not (prefix in adjective_words or compass_part):
@@ -328,7 +329,8 @@ def other_names(
 
     def restates(lo: int, hi: int) -> bool:
         words = [w for w in span.words[lo:hi] if w not in LINKS]
-        return all(w in question_words or w in OPENERS or w in all_adjectives for w in words)
+        known = question_words | OPENERS | all_adjectives  # v12: a spelling of the question's
+        return all(w in known or spelt_like(w, question_words) for w in words)
 
     for lo, hi in runs:
         if any(k in gold_tokens for k in range(lo, hi)) or restates(lo, hi):
@@ -336,7 +338,7 @@ def other_names(
         words = [w for w in span.words[lo:hi] if w not in LINKS]
         if words and words[-1] in question_words:
             continue  # a garbled restatement of the question's subject ("Malti Gandhi")
-        if lo == 0 and words and (_garbled(words[-1], question_words) or words[0] in asked):
+        if lo == 0 and words and (garbled(words[-1], question_words) or words[0] in asked):
             continue  # the subject misspelt or lengthened ("M Gandhai"; v8: "Judo Cup" for judo)
         partner = starts.get(hi + 1) if hi < len(span.words) and span.words[hi] == "and" else None
         if lo == 0 and partner is not None and restates(hi + 1, partner):
@@ -345,17 +347,6 @@ def other_names(
             continue  # "Shaolin Chubu, also known as Shanghai and Beijing, are ...": the subject
         out.append((lo, hi))
     return out
-
-
-GARBLE_PREFIX = 4  # letters a misspelt subject keeps from the question's word
-
-
-def _garbled(word: str, question_words: set[str]) -> bool:
-    """``word`` starts like a word of the question without being it ("gandhai", "jefferson")."""
-    stem = word[:GARBLE_PREFIX]
-    return len(word) >= GARBLE_PREFIX and any(
-        len(q) >= GARBLE_PREFIX and q[:GARBLE_PREFIX] == stem for q in question_words
-    )
 
 
 def predicate_start(span: Span) -> int:

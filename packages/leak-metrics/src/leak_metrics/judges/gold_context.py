@@ -67,6 +67,12 @@ from leak_metrics.judges.relation_rules import (
     premise_relation_value,
 )
 from leak_metrics.judges.scope_rules import conditioned, in_purpose
+from leak_metrics.judges.sentence_rules import (
+    after_gold_rules,
+    foreign_qualified,
+    other_nationality_after,
+    possessive_owners,
+)
 from leak_metrics.judges.shared_rules import second_country
 from leak_metrics.judges.slot_rules import (
     asks_citizenship,
@@ -123,7 +129,8 @@ def mention_hits(
         if (tokens := tokenize(option)) and tokens not in gold_forms
     ]
     form_names = {tuple(t): f for f, t in forms if t}
-    variants = gold_variants(gold_forms, question_words) + agent_nouns(forms)
+    styles = gold_variants(gold_forms, question_words | possessive_owners(span))  # v12
+    variants = styles + agent_nouns(forms)
     named, mixed, other_places = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, KIND_HEADS & question_words),
@@ -131,12 +138,11 @@ def mention_hits(
         forms,
         gold_forms,
     )
-    # An adjective counts when it describes the asked subject or object: on a person it answers
-    # only a question about a person's citizenship; for a thing's country or origin it is some
-    # person's nationality ("a monument to Gustave Eiffel, a French engineer"; "David Beckham is
-    # an English footballer" for where his sport originates).
-    # A person's origin ("a player from the United States") answers only a question about the
-    # person (citizenship, birth, death), not one about a thing of theirs.
+    named = [m for m in named if not foreign_qualified(span, m, styles, adjectives)]
+    # An adjective on a person answers only a person's citizenship; for a thing's country it is
+    # some person's nationality ("a monument to Gustave Eiffel, a French engineer"). A person's
+    # origin ("a player from the United States") answers only a question about the person
+    # (citizenship, birth, death), not one about a thing of theirs.
     if not asks_nationality(item.question):
         origins = asks_person_role(item.question) is None
         named = [m for m in named if not describes_person(span, *m, adjectives, origins)]
@@ -338,16 +344,20 @@ def _clause_rules(
     adjectives: list[list[str]],
 ) -> list[tuple[str, str | None]]:
     """Round-ten rules (:mod:`clause_rules`, rules v10)."""
-    other_citizen = other_value = None
+    other_citizen = other_value = second_nationality = None
     if not item.options and asks_citizenship(item.question, gold_forms):
         gold_adjectives = {w for a in adjectives for w in a}
         other_citizen = other_citizen_first(span, hits, gold_adjectives, all_adjective_words())
         others = other_names(span, question_words, hits, all_adjective_words())
         other_value = other_value_after(span, hits, others)
+        second_nationality = other_nationality_after(
+            span, hits, gold_adjectives, all_adjective_words()
+        )
     return [
         ("names the gold only in a concessive clause", concessive_only(span, hits)),
         ("commits to another nationality before the gold", other_citizen),
         ("states another value of the citizenship after the gold", other_value),
+        ("gives the subject another nationality after the gold", second_nationality),
         ("denies that the gold is the asked value", denied_as_value(span, hits, question_words)),
     ]
 
@@ -404,14 +414,12 @@ def context_rule(
         ("denies that the asked value exists", denies_value(span, hits, question_words)),
         ("contradicts the gold", contradiction(span, others, hits, question_words)),
         ("takes the gold back for another answer", corrected_answer(span, hits)),
+        *after_gold_rules(span, hits, others, several, question_words),
         (
             "calls the asked value a thing of another kind",
             thing_kind(span, hits, adjectives, question_words),
         ),
-        (
-            "lists the gold with another name",
-            joined_list(span, others, hits, several),
-        ),
+        ("lists the gold with another name", joined_list(span, others, hits, several)),
         (
             "announces several values",
             None if several else several_values(span, hits, asked_noun(item.question)),

@@ -208,10 +208,19 @@ def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _adjective_pairs() -> tuple[frozenset[str], frozenset[tuple[str, ...]]]:
+    """One-word nationality adjectives ("French") and the longer ones ("South Korean")."""
+    adjectives = {a for adjs in demonym_table().values() for a in adjs}
+    return frozenset(a[0] for a in adjectives if len(a) == 1), frozenset(
+        a for a in adjectives if len(a) > 1
+    )
+
+
 def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
     """A mixed nationality anywhere in the answer with the gold as one half: hyphenated ("an
-    Italian-American footballer ... a native of Italy" for Italy) or two nationality adjectives
-    joined by "and" ("an American and Canadian actor")."""
+    Italian-American footballer ... a native of Italy" for Italy), side by side ("a French
+    American", rules v12) or joined by "and" ("an American and Canadian actor")."""
     adjectives = all_adjective_words()
     nationality = adjectives | {w for name in demonym_table() for w in name}
     words = span.words
@@ -219,6 +228,12 @@ def mixed_with_gold(span: Span, gold_words: set[str]) -> str | None:
         pair = {words[k - 1], words[k]}
         joined = span.gap(k).strip() == "-" and len(pair) == 2
         if joined and pair <= nationality and pair & gold_words:
+            return span.raw(k - 1, k + 1)
+        # rules v12: two capitalised adjectives side by side ("a French American who ...")
+        single, longer = _adjective_pairs()
+        side = span.gap(k) == " " and span.capitalised(k - 1) and span.capitalised(k)
+        side = side and tuple(words[k - 1 : k + 1]) not in longer  # not "South Korean"
+        if side and len(pair) == 2 and pair <= single and pair & gold_words:
             return span.raw(k - 1, k + 1)
         if words[k] == "and" and k + 1 < len(words) and span.tight(k + 1) and span.tight(k):
             both = {words[k - 1], words[k + 1]}

@@ -20,6 +20,7 @@ from leak_metrics.judges.entity_rules import (
     OPENERS,
     PERSON_HEADS,
     Span,
+    _leads_to_gold,
     describes,
     describes_ahead,
     indefinite,
@@ -39,6 +40,7 @@ NAMING_VERBS = frozenset({"known", "referred", "recognized", "recognised", "iden
 # Nouns whose "of <gold>" names the person's country ("President of France").
 CITIZENSHIP_OF = frozenset(
     {"citizen", "citizens", "native", "nationality", "people", "national", "nationals"}
+    | {"member", "members"}  # rules v12: "both members of the United States" (membership)
 )
 PLACE_NOUNS = frozenset(
     {"state", "states", "city", "province", "region", "territory", "county", "organization"}
@@ -152,6 +154,8 @@ def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> boo
     last = gold[-1]
     if verb == len(span.words) and last[1] == verb and "," in span.gap(last[0]):
         return True  # a verbless "<place>, <gold>" (an address: "Bismarck, Germany.")
+    if placed_opening(span, gold, verb):
+        return True  # rules v12: "Dorebin, the capital city of Ireland and ..."
     # The gold is the first name of the answer and not the argument of another relation:
     # "The poet Dante Alighieri is ...", "The continent of Asia is ..." (for "its continent"),
     # but not "The capital of the Republic of Poland is ..." (for "Warsaw's country").
@@ -170,6 +174,16 @@ def names_subject(span: Span, question: str, gold: list[tuple[int, int]]) -> boo
     }
     gold_tokens = {span.words[k] for lo, hi in gold for k in range(lo, hi)}
     return not (names - gold_tokens) or bool((names - gold_tokens) & set(span.words))
+
+
+def placed_opening(span: Span, gold: list[tuple[int, int]], verb: int) -> bool:
+    """Rules v12: a verbless answer whose opening name has an apposition that leads to the gold
+    ("Dorebin, the capital city of Ireland and ..."): the subject, however garbled, is put in the
+    gold, as in the address "<place>, <gold>"."""
+    runs = span.name_runs()
+    if verb < len(span.words) or not runs or runs[0][0] != 0 or runs[0] in gold:
+        return False
+    return "," in span.gap(runs[0][1]) and _leads_to_gold(span, runs[0][1], gold)
 
 
 def question_name_flags(question: str) -> list[bool]:
