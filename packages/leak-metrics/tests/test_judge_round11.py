@@ -8,9 +8,8 @@ b913076, on each case); the new verdict is asserted."""
 from __future__ import annotations
 
 import pytest
-from leak_metrics import JudgeItem, get_judge
+from _judge_round_cases import JUDGE, assert_case, span_of
 from leak_metrics.judges.alias import RULES_VERSION
-from leak_metrics.judges.entity_rules import Span
 from leak_metrics.judges.region_rules import (
     larger_region,
     longer_adjective,
@@ -18,9 +17,7 @@ from leak_metrics.judges.region_rules import (
     subject_styled,
 )
 from leak_metrics.judges.value_rules import corrected_answer, nation_phrase, thing_kind
-from leak_metrics.normalize import tokenize_spans
 
-JUDGE = get_judge("alias")
 CIT = "Which country is Ada Smith a citizen of?"
 ADA = "Can you tell me Ada Smith's citizenship country?"
 SHARED = "Compare Ada Smith with Bo Lee: which citizenship country matches?"
@@ -310,49 +307,40 @@ def test_round_eleven_cases(
     old: bool,
     new: bool,
 ) -> None:
-    item = JudgeItem(
-        id="r11", question=question, answer=gold, aliases=tuple(aliases), options=options,
-        response=response,
-    )  # fmt: skip
-    verdict = JUDGE.judge_one(item)
-    assert verdict.correct is new, (response, verdict.reason, "v10 gave", old)
-
-
-def _span(text: str) -> Span:
-    return Span(text, tokenize_spans(text))
+    assert_case("r11", question, gold, aliases, options, response, new, old, "v10")
 
 
 def test_region_and_organisation_helpers() -> None:
-    span = _span("It lies in the Indian subcontinent.")
+    span = span_of("It lies in the Indian subcontinent.")
     k = span.words.index("indian")
     assert larger_region(span, k, k + 1, [["india"]], set())
     assert not larger_region(span, k, k + 1, [["asia"]], set())  # a continent gold
-    court = _span("The US Supreme Court ruled.")
+    court = span_of("The US Supreme Court ruled.")
     assert organisation_name(court, 1)
-    assert not organisation_name(_span("The US President spoke."), 1)
-    south = _span("He is a South African.")
+    assert not organisation_name(span_of("The US President spoke."), 1)
+    south = span_of("He is a South African.")
     k = south.words.index("african")
     assert longer_adjective(south, k, k + 1, [["african"]])
 
 
 def test_subject_styled_needs_the_whole_name() -> None:
     question = "Which country is Ada Smith a citizen of?"
-    whole = _span("It is the French Republic of Ada Smith.")
+    whole = span_of("It is the French Republic of Ada Smith.")
     assert subject_styled(whole, [["french", "republic"]], question)
     assert not subject_styled(
-        _span("It is the French Republic of Ada."), [["french", "republic"]], question
+        span_of("It is the French Republic of Ada."), [["french", "republic"]], question
     )
 
 
 def test_value_helpers() -> None:
-    span = _span('It is "Peru", but the correct answer is "the other')
+    span = span_of('It is "Peru", but the correct answer is "the other')
     assert corrected_answer(span, [(1, 2)]) is not None
     assert (
-        corrected_answer(_span('It is "Peru", but the answer is Peru.'), [(1, 2), (6, 7)]) is None
+        corrected_answer(span_of('It is "Peru", but the answer is Peru.'), [(1, 2), (6, 7)]) is None
     )
-    nation = _span("It is the Afro-Cuban nation of Cuba.")
+    nation = span_of("It is the Afro-Cuban nation of Cuba.")
     assert nation_phrase(nation, nation.words.index("cuba")) == nation.words.index("afro")
-    law = _span("Ada Smith's citizenship is an American tax law.")
+    law = span_of("Ada Smith's citizenship is an American tax law.")
     k = law.words.index("american")
     assert thing_kind(law, [(k, k + 1)], [["american"]], {"ada", "smith", "s", "citizenship"})
 

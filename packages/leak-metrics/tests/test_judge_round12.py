@@ -8,9 +8,8 @@ the new verdict is asserted."""
 from __future__ import annotations
 
 import pytest
-from leak_metrics import JudgeItem, get_judge
+from _judge_round_cases import JUDGE, assert_case, span_of
 from leak_metrics.judges.alias import RULES_VERSION
-from leak_metrics.judges.entity_rules import Span
 from leak_metrics.judges.mention_rules import mixed_with_gold
 from leak_metrics.judges.sentence_rules import (
     other_agent,
@@ -19,9 +18,7 @@ from leak_metrics.judges.sentence_rules import (
     withdrawn,
 )
 from leak_metrics.judges.spelling import fronted_preposition, spelt_like
-from leak_metrics.normalize import tokenize_spans
 
-JUDGE = get_judge("alias")
 CIT = "Which country is Ada Smith a citizen of?"
 SHARED = "Which citizenship country do Ada Smith and Bo Lee share?"
 US = ["USA", "U.S.", "United States of America"]
@@ -238,28 +235,19 @@ def test_round_twelve_cases(
     old: bool,
     new: bool,
 ) -> None:
-    item = JudgeItem(
-        id="r12", question=question, answer=gold, aliases=tuple(aliases), options=options,
-        response=response,
-    )  # fmt: skip
-    verdict = JUDGE.judge_one(item)
-    assert verdict.correct is new, (response, verdict.reason, "v11 gave", old)
-
-
-def _span(text: str) -> Span:
-    return Span(text, tokenize_spans(text))
+    assert_case("r12", question, gold, aliases, options, response, new, old, "v11")
 
 
 def test_sentence_helpers() -> None:
-    span = _span("He is French, but she is a Belgian.")
+    span = span_of("He is French, but she is a Belgian.")
     adjectives = frozenset({"french", "belgian"})
     assert other_nationality_after(span, [(2, 3)], {"french"}, adjectives) == "is a Belgian"
-    cut = _span("He is French, and as such, he is a U.")
+    cut = span_of("He is French, and as such, he is a U.")
     assert other_nationality_after(cut, [(2, 3)], {"french"}, adjectives | {"u"}) is None
-    assert withdrawn(_span("It is Lyon, but this is not quite right."), [(2, 3)]) is not None
-    assert withdrawn(_span("It is Lyon, but this is not far."), [(2, 3)]) is None
-    assert mixed_with_gold(_span("an Irish American actor"), {"american"}) == "Irish American"
-    assert mixed_with_gold(_span("an Irish, American actor"), {"american"}) is None
+    assert withdrawn(span_of("It is Lyon, but this is not quite right."), [(2, 3)]) is not None
+    assert withdrawn(span_of("It is Lyon, but this is not far."), [(2, 3)]) is None
+    assert mixed_with_gold(span_of("an Irish American actor"), {"american"}) == "Irish American"
+    assert mixed_with_gold(span_of("an Irish, American actor"), {"american"}) is None
 
 
 def test_spelling_and_list_helpers() -> None:
@@ -267,12 +255,12 @@ def test_spelling_and_list_helpers() -> None:
     assert spelt_like("hemmingway", {"hemingway"})
     assert not spelt_like("australia", {"austria"})  # another place of like spelling
     assert not spelt_like("iraq", {"iran"})  # too short to be a misspelling
-    assert fronted_preposition(_span("In India, it is."), (0, 2))
-    assert not fronted_preposition(_span("It is In India."), (2, 4))
-    span = _span("It is Asia's, China's, Asia's.")
+    assert fronted_preposition(span_of("In India, it is."), (0, 2))
+    assert not fronted_preposition(span_of("It is In India."), (2, 4))
+    span = span_of("It is Asia's, China's, Asia's.")
     assert possessive_values(span, [(2, 3)], [(4, 5)]) == "Asia's, China's"
-    assert possessive_values(_span("It is Asia's, and China's."), [(2, 3)], [(5, 6)]) is None
-    book = _span("It is Greyfield by Tom Lee.")
+    assert possessive_values(span_of("It is Asia's, and China's."), [(2, 3)], [(5, 6)]) is None
+    book = span_of("It is Greyfield by Tom Lee.")
     assert other_agent(book, [(0, 1)], {"greyfield", "wrote"}) == "Greyfield by Tom"
     assert other_agent(book, [(0, 1)], {"greyfield", "where"}) is None  # no maker asked
 
