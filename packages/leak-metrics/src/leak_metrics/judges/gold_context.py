@@ -32,6 +32,7 @@ from leak_metrics.judges.mention_rules import (
     describes_person,
     filter_mentions,
 )
+from leak_metrics.judges.option_list_rules import option_description
 from leak_metrics.judges.option_rules import (
     between_pair,
     gold_in_longer_name,
@@ -293,6 +294,10 @@ def _pick_rules(
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,
+        ),
+        (  # rules v13
+            "describes the options instead of picking one",
+            option_description(span, hits) if options else None,
         ),
     ]
 
