@@ -31,6 +31,7 @@ from leak_metrics.judges.mention_rules import (
     agent_nouns,
     describes_person,
     filter_mentions,
+    noun_plurals,
 )
 from leak_metrics.judges.option_list_rules import option_description
 from leak_metrics.judges.option_rules import (
@@ -131,7 +132,7 @@ def mention_hits(
     ]
     form_names = {tuple(t): f for f, t in forms if t}
     styles = gold_variants(gold_forms, question_words | possessive_owners(span))  # v12
-    variants = styles + agent_nouns(forms)
+    variants = styles + agent_nouns(forms) + noun_plurals(forms)  # v13: "Cuban pesos"
     named, mixed, other_places = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, KIND_HEADS & question_words),
