@@ -364,6 +364,7 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
         if lo_gold < hi:
             continue
         between = span.words[hi:lo_gold]
+
         # "Sölseförmel is a Nordic country in Sweden": a word describing the container noun
         # right after it ("Nordic", "small") keeps the path (a garbled subject placed in the gold)
         def link(k: int, w: str) -> bool:

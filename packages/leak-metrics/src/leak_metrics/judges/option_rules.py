@@ -60,7 +60,7 @@ _COMPLEMENT_FILLERS = frozenset(
     {"indeed", "actually", "also", "really", "official", "national", "main", "1", "only"}
 )
 _ASK = re.compile(r"[^.?!]*\?\s*$")
-_QUOTES = frozenset("\"\u201c\u201d")
+_QUOTES = frozenset('"\u201c\u201d')
 # Rules v13: kinds of place an option may be miscalled ("The United Kingdom is the continent of
 # Alan's country"), read like the relation nouns when the asking sentence does not use them.
 _KIND_NOUNS = frozenset({"continent", "country", "city"})
