@@ -266,5 +266,5 @@ def test_spelling_and_list_helpers() -> None:
 
 
 def test_rules_version_is_twelve() -> None:
-    assert RULES_VERSION == 12
+    assert RULES_VERSION >= 12  # round thirteen bumped it again (test_judge_round13.py)
     assert JUDGE.describe()["rules_version"] == RULES_VERSION

@@ -244,8 +244,8 @@ class _Response:
 
 #: Bumped whenever a rule change can turn a verdict: stored verdicts of another version are
 #: re-judged (``Judge.identity``). 1 = gold-or-alias mention; 2 = the committed answer (issue 25);
-#: 3-11 = issue 35's rounds three to eleven (the module docstring and the README list each).
-RULES_VERSION = 12
+#: 3-13 = issue 35's rounds three to thirteen (the module docstring and the README list each).
+RULES_VERSION = 13
 
 
 @dataclass(frozen=True)

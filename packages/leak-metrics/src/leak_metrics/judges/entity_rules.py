@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from leak_metrics.judges.address_rules import named_last_link
 from leak_metrics.judges.demonyms import demonym_table
 from leak_metrics.judges.scope_rules import renamed
 from leak_metrics.judges.spelling import fronted_preposition, garbled, spelt_like
@@ -363,15 +364,16 @@ def _leads_to_gold(span: Span, hi: int, gold: list[tuple[int, int]]) -> bool:
         if lo_gold < hi:
             continue
         between = span.words[hi:lo_gold]
+
         # "Sölseförmel is a Nordic country in Sweden": a word describing the container noun
         # right after it ("Nordic", "small") keeps the path (a garbled subject placed in the gold)
-        if len(between) <= CONTAINER_REACH and all(
-            w in CONTAINER_WORDS
-            or w in COMPASS
-            or (k + 1 < len(between) and between[k + 1] in CONTAINER_WORDS)
-            for k, w in enumerate(between)
-        ):
+        def link(k: int, w: str) -> bool:
+            return w in CONTAINER_WORDS or w in COMPASS or span.words[k + 1] in CONTAINER_WORDS
+
+        if len(between) <= CONTAINER_REACH and all(link(hi + k, w) for k, w in enumerate(between)):
             return True
+        if len(between) <= CONTAINER_REACH and named_last_link(span, hi, lo_gold, link):
+            return True  # rules v13: "in the city of Rome, Italy"
         # an apposition opens with an article or renames ("Dante Alighieri, a 13th-century
         # Italian poet", "S Korea, officially known as the Republic of Korea"; not "Germany,
         # next to France")

@@ -31,7 +31,9 @@ from leak_metrics.judges.mention_rules import (
     agent_nouns,
     describes_person,
     filter_mentions,
+    noun_plurals,
 )
+from leak_metrics.judges.option_list_rules import option_description
 from leak_metrics.judges.option_rules import (
     between_pair,
     gold_in_longer_name,
@@ -130,7 +132,7 @@ def mention_hits(
     ]
     form_names = {tuple(t): f for f, t in forms if t}
     styles = gold_variants(gold_forms, question_words | possessive_owners(span))  # v12
-    variants = styles + agent_nouns(forms)
+    variants = styles + agent_nouns(forms) + noun_plurals(forms)  # v13: "Cuban pesos"
     named, mixed, other_places = filter_mentions(
         span,
         gold_mentions(span, gold_forms + variants, adjectives, KIND_HEADS & question_words),
@@ -293,6 +295,10 @@ def _pick_rules(
         (
             "calls the gold another relation's value",
             other_relation_subject(span, hits, gold_forms, item.question) if options else None,
+        ),
+        (  # rules v13
+            "describes the options instead of picking one",
+            option_description(span, hits) if options else None,
         ),
     ]
 

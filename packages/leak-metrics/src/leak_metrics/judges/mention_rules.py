@@ -208,6 +208,19 @@ def agent_nouns(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
     return out
 
 
+def noun_plurals(forms: list[tuple[str, list[str]]]) -> list[list[str]]:
+    """Rules v13: the plural of a gold form of several words that ends in a word written in lower
+    case, a common noun ("Cuban pesos" for "Cuban peso", "US dollars"): the same answer."""
+    out: list[list[str]] = []
+    for raw, tokens in forms:
+        last = raw.split()[-1] if raw.split() else ""
+        if len(tokens) < 2 or not last.isalpha() or not last.islower() or last[-1] == "s":
+            continue
+        suffix = "es" if tokens[-1].endswith(("x", "ch", "sh")) else "s"
+        out.append([*tokens[:-1], tokens[-1] + suffix])
+    return out
+
+
 @lru_cache(maxsize=1)
 def _adjective_pairs() -> tuple[frozenset[str], frozenset[tuple[str, ...]]]:
     """One-word nationality adjectives ("French") and the longer ones ("South Korean")."""

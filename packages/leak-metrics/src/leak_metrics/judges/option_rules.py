@@ -60,6 +60,10 @@ _COMPLEMENT_FILLERS = frozenset(
     {"indeed", "actually", "also", "really", "official", "national", "main", "1", "only"}
 )
 _ASK = re.compile(r"[^.?!]*\?\s*$")
+_QUOTES = frozenset('"\u201c\u201d')
+# Rules v13: kinds of place an option may be miscalled ("The United Kingdom is the continent of
+# Alan's country"), read like the relation nouns when the asking sentence does not use them.
+_KIND_NOUNS = frozenset({"continent", "country", "city"})
 
 
 def rejected(span: Span, lo: int) -> bool:
@@ -140,22 +144,41 @@ def other_relation_subject(
     """The gold opens the answer as the copula's subject and the complement is "(the)
     <relation noun> of <not the gold>" for a relation noun the question's asking sentence
     does not use: the gold called another relation's value, not the answer."""
-    verb = predicate_start(span)
     words = span.words
+    start = _quoted_statement(span)
+    verb = predicate_start(span) if start == 0 else gold[0][1] if gold else 0
     if not gold or verb >= len(words) or words[verb] not in COPULAS:
         return None
-    if gold[0][0] > 1 or gold[0][1] != verb:
+    if not start <= gold[0][0] <= start + 1 or gold[0][1] != verb:
         return None  # the subject is exactly the gold (after an article or opener at most)
     k = verb + 1
     while k < len(words) and words[k] in _COMPLEMENT_FILLERS:
         k += 1
-    if k + 2 > len(words) or words[k] not in RELATION_NOUNS or words[k + 1] != "of":
+    nouns = RELATION_NOUNS | _KIND_NOUNS
+    if k + 2 > len(words) or words[k] not in nouns or words[k + 1] != "of":
         return None
     asking = _ASK.search(question)
     asked = set(tokenize(asking.group(0) if asking else question))
     if words[k] in asked or _gold_at(words, k + 2, gold_forms):
         return None  # "is indeed the capital of the United States": the gold's own relation
     return " ".join(words[: k + 2])
+
+
+def _quoted_statement(span: Span) -> int:
+    """Rules v13: where the statement a pick frame quotes starts ('The correct answer is, "X is
+    ..."'), else 0 (the answer itself). A statement after a colon is not read ("The correct
+    answer is: X is the currency of ..." picks X as its topic, the round-nine labels)."""
+    words = span.words
+    for k in (1, 2):
+        if (
+            k + 1 < len(words)
+            and words[k - 1] in _PICK_NOUNS
+            and words[k] == "is"
+            and _QUOTES & set(span.gap(k + 1))
+            and ":" not in span.gap(k + 1)
+        ):
+            return k + 1
+    return 0
 
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3}
@@ -235,7 +258,11 @@ def non_option_pick(span: Span, gold: list[tuple[int, int]], bare: bool = False)
         if not adjective and span.gap(j).strip():
             return None  # 'The answer is: X holds ...', 'The answer is "X, ..."': a statement
         run = next((r for r in span.name_runs() if r[0] <= j < r[1]), (j, j + 1))
-        end = next((m for m in range(j + 1, len(words)) if _CLAUSE & set(span.gap(m))), len(words))
+        # rules v13: a name quoted right after the frame ends at its closing quote ('is
+        # "Europe" of ... Spain'); after a colon the quote opens a statement ('is: "X" is ...')
+        opening = set(span.gap(j))
+        stops = _CLAUSE | _QUOTES if _QUOTES & opening and ":" not in opening else _CLAUSE
+        end = next((m for m in range(j + 1, len(words)) if stops & set(span.gap(m))), len(words))
         if any(j <= lo < end for lo, _ in gold):
             return None  # the gold in the picked phrase ("Agra's Country of India, ...")
         if possessive_owner(span, run[1]):

@@ -16,7 +16,9 @@ than the asked one, or of another entity than the asked subject.
   subject is a relation the question's premises use and its asking sentence does not ("The
   currency of X's country is France" after premises about currencies, asked "X's country:
   France or Peru?"): that premise relation's value, not the asked one (option questions only,
-  whose asking sentence names the asked relation; "... What is it?" names none);
+  whose asking sentence names the asked relation; "... What is it?" names none); rules v13: a
+  mention in that clause's own subject does not save it ("The currency of the country of Italy
+  is Italy");
 - :func:`hint_owner`: the gold only owns the value of the relation the question names in its
   hint, and the answer's subject is that hint ("Dublin is the capital of the United States" for
   "Which ... is Atlanta's country, if whichever has Dublin as capital is not it?"; an echoed
@@ -263,7 +265,11 @@ def premise_relation_value(span: Span, gold: list[tuple[int, int]], question: st
             None,
         )
         if copula is None:
+            if _subject_of_premise_clause(span, lo, premises, asking):
+                continue  # rules v13: the owner in such a clause's subject ("of the country of X")
             return None
+        if any("," in span.gap(k) for k in range(copula + 1, lo + 1)):
+            return None  # rules v13: "is Ottawa, Canada": the gold ends an address, no value
         start = copula
         while start > 0 and not set(",.;:") & set(span.gap(start)):
             if words[start - 1] in _CLAUSE_STARTS:
@@ -277,3 +283,18 @@ def premise_relation_value(span: Span, gold: list[tuple[int, int]], question: st
             return None
         found = found or " ".join(subject)
     return found
+
+
+def _subject_of_premise_clause(span: Span, lo: int, premises: set[str], asking: set[str]) -> bool:
+    """Rules v13: the mention at ``lo`` lies in the subject of a clause "<relation noun> of
+    ... <copula>" whose noun is a premise's relation the asking sentence does not use ("The
+    currency of the country of Italy is ..."): the owner in that subject is no answer."""
+    words = span.words
+    copula = next((k for k in range(lo, len(words)) if words[k] in COPULAS), None)
+    if copula is None or any(set(",.;:") & set(span.gap(k)) for k in range(1, copula + 1)):
+        return False
+    subject = words[:copula]
+    if "of" not in subject[1:lo]:
+        return False
+    noun = subject[subject.index("of", 1) - 1]
+    return noun in RELATION_NOUNS and noun in premises and noun not in asking
