@@ -194,6 +194,7 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     assert prov["model"] == "smollm2-135m-instruct" and prov["seed"] == 0
     assert prov["search_fingerprint"] == tune["fingerprint"] and prov["rule"] == tune["rule"]
     assert prov["floor_met"] is True
+    assert tune["base_model"] is None and prov["base"] == "pretrained"  # no --base: as loaded
 
     run_out = tmp_path / "run"
     ran = invoke("run", "--methods", "ga", "--attacks", "", "--out", str(run_out), *SIZES,
@@ -204,6 +205,45 @@ def test_search_selects_what_the_rule_says_and_the_settings_round_trip_into_run(
     used = results["methods"]["ga"]["unlearn"]["config"]
     assert {k: used[k] for k in settings["ga"]} == settings["ga"]
     assert results["forget_facts"] == validation["run_forget_facts"]  # what tune excluded
+
+
+def test_a_search_on_a_tuned_base_teaches_it_before_the_base_evaluation(
+    tmp_path: Path, script: Script, monkeypatch
+) -> None:
+    """``--base tuned`` (or ``--preset tuned``): the search's theta_p is the run's, taught (here a
+    spy) after the questions are built and before anything is asked, and the questions it drops
+    (those resting on a worked example's fact) are never validation or run forget facts; tune.json,
+    tune.md and the settings file name the base. A rerun loads theta_p again (its trials need it)."""
+    calls: list[dict] = []
+
+    def teach_base(self, data):
+        if not calls:  # the first search: nothing asked yet (a rerun finds the cells)
+            assert self.store.get("base-single-hop") is None
+        worked = next(q for q in data["questions"] if q["type"] == "SH")["target"]
+        for key in ("questions", "sh_reserve"):  # what prepare_base does with a worked fact
+            data[key] = [q for q in data[key] if q["target"] != worked]
+        calls.append(worked)
+        return {"kind": self.cfg.base, "training": {"steps": 7}}
+
+    monkeypatch.setattr(Benchmark, "teach_base", teach_base)
+    out = tmp_path / "tune"
+    args = ["tune", "--method", "ga", "--out", str(out), "--lr", "4e-5", "--base", "tuned"]
+    result = invoke(*args, *TUNE_SIZES)
+    assert result.exit_code == 0, result.output
+    tune = json.loads((out / "ga" / "tune.json").read_text())
+    assert len(calls) == 1 and tune["base_model"]["kind"] == "tuned"
+    assert tune["config"]["base"] == "tuned"  # in the search's fingerprint
+    validation = tune["validation"]
+    assert calls[0] not in validation["forget_facts"] + validation["retain_facts"]
+    assert calls[0] not in validation["run_forget_facts"]
+    assert json.loads((out / "ga" / "settings.json").read_text())["provenance"]["base"] == "tuned"
+    assert "on smollm2-135m-instruct (theta_p: tuned, 7 teaching steps)" in result.output
+    again = invoke(*args, *TUNE_SIZES)
+    assert again.exit_code == 0, again.output
+    assert (
+        len(calls) == 2
+        and json.loads((out / "ga" / "tune.json").read_text())["trials"] == (tune["trials"])
+    )
 
 
 def test_a_second_invocation_recomputes_nothing_and_ctrl_c_resumes(

@@ -40,6 +40,14 @@ TUNE_FIELDS = (
     "data_dir",
     "dtype",
     "allow_fewer",
+    # theta_p: a search under --base tuned|taught runs on the taught model, as the run does
+    "base",
+    "teach_source",
+    "teach_examples",
+    "teach_statements",
+    "teach_epochs",
+    "teach_lr",
+    "teach_batch",
 )
 # Where a field means something narrower here than in `leakres run`.
 TUNE_HELP = {

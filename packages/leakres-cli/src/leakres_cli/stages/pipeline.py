@@ -260,7 +260,7 @@ class Benchmark:
         with self.timer.stage("questions"):
             data = self.build_questions()
         advance(bar, f"{len(data['questions'])} questions {data['counts']}")
-        base_model = self._teach_base(data)
+        base_model = self.teach_base(data)
         with self.timer.stage("base_evaluation"):
             base = self.base_evaluation(data["questions"], data.get("sh_reserve", []))
         chosen = selection(cfg, data, base)
@@ -306,9 +306,10 @@ class Benchmark:
         record.update(scores.blocks(cfg, chosen, base))  # seeds, paired comparisons
         return record
 
-    def _teach_base(self, data: dict[str, Any]) -> dict[str, Any] | None:
+    def teach_base(self, data: dict[str, Any]) -> dict[str, Any] | None:
         """``--base tuned|taught``: theta_p taught (or loaded from the run's cache) before the
-        base evaluation (:mod:`.base_stage`); None for the pretrained model."""
+        base evaluation (:mod:`.base_stage`; `leakres tune` calls it too, so that its search runs
+        on the run's theta_p); None for the pretrained model."""
         if self.cfg.base == "pretrained":
             return None
         from leakres_cli.stages.base_stage import prepare_base

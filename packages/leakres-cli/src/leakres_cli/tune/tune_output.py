@@ -26,7 +26,8 @@ def render_markdown(result: dict[str, Any]) -> str:
     bbh_on = result["bbh"] is not None
     v = result["validation"]
     lines = [
-        f"# leakres tune: {result['method']} on {result['model']} (seed {result['seed']})",
+        f"# leakres tune: {result['method']} on {result['model']}{_base_text(result)} "
+        f"(seed {result['seed']})",
         "",
         f"Validation split: {v['n_forget']} forget / {v['n_retain']} retain facts, disjoint from the "
         f"run's {v['n_run_forget_facts_excluded']} forget facts ({v['rule']}).",
@@ -67,6 +68,15 @@ def render_markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _base_text(result: dict[str, Any]) -> str:
+    """ " (theta_p: tuned, N steps)" for a search on a tuned or taught base; "" otherwise."""
+    block = result.get("base_model")
+    if not block:
+        return ""
+    steps = (block.get("training") or {}).get("steps")
+    return f" (theta_p: {block['kind']}" + (f", {steps} teaching steps)" if steps else ")")
+
+
 def relative_text(result: dict[str, Any]) -> str:
     """For a fallback pick, "; relative floor: utility >= 0.62 (0.9 x that of the gentlest trial,
     TRIAL)"; "" when the floor was met."""
@@ -94,6 +104,8 @@ def settings_file(result: dict[str, Any]) -> dict[str, Any]:
         SETTINGS_PROVENANCE_KEY: {
             "written_by": "leakres tune",
             "model": result["model"],
+            # the settings fit this theta_p: a tuned or taught base unlearns at other settings
+            "base": (result.get("base_model") or {}).get("kind", "pretrained"),
             "seed": result["seed"],
             "rule": result["rule"],
             "chosen_trial": result["chosen"]["key"],

@@ -111,6 +111,20 @@ class TuneSearch:
         self.progress = progress
         self.base = Benchmark(self.cfg, out_dir, progress=progress)
         self.store = self.base.store
+        self._data: dict[str, Any] | None = None
+        self.base_model: dict[str, Any] | None = None  # results.json's base_model (tuned|taught)
+
+    def questions(self) -> dict[str, Any]:
+        """The run's questions cell with theta_p as `leakres run` has it: with ``--base
+        tuned|taught`` the base model is taught first (or loaded from ``OUT/cache``) and the
+        questions resting on a worked example's fact are dropped, as the run does before its base
+        evaluation. Without this a search under ``--preset tuned`` would tune the pretrained
+        model's settings and pick validation facts the tuned run could not have."""
+        if self._data is None:
+            data = self.base.build_questions()
+            self.base_model = self.base.teach_base(data)
+            self._data = data
+        return self._data
 
     # ------------------------------------------------------------------ validation split
     def n_params(self) -> int:
@@ -128,7 +142,7 @@ class TuneSearch:
         cached = self.store.get(name)
         if cached is not None:
             return cached
-        data = self.base.build_questions()
+        data = self.questions()
         questions, reserve = data["questions"], data.get("sh_reserve", [])
         by_id = {q["id"]: q for q in questions + reserve}
         run_base = self.base.base_evaluation(questions, reserve)  # exactly what `leakres run` picks
@@ -218,6 +232,7 @@ class TuneSearch:
         self.base.check_judge_endpoints()
         bbh_on = bool(self.cfg.bbh_tasks)
         bbh_data = self.base.bbh_data() if bbh_on else None  # missing data fails up front
+        self.questions()  # theta_p first: a resumed search's trials need it as much as a new one
         split = self.validation_split()
         values, trials = self.grid()
         defaults = self.defaults()
@@ -273,6 +288,7 @@ class TuneSearch:
             "model": self.cfg.model,
             "seed": self.cfg.seed,
             "config": self.cfg.fingerprint_dict(),
+            "base_model": self.base_model,  # None: the pretrained model
             "rule": RULE,
             "utility_floor": UTILITY_FLOOR,
             "floor_met": floor_met,
@@ -319,7 +335,7 @@ class TuneSearch:
         }
 
     def questions_by_id(self) -> dict[str, Record]:
-        data = self.base.build_questions()
+        data = self.questions()
         return {q["id"]: q for q in data["questions"] + data.get("sh_reserve", [])}
 
     def trial_bench(self, trial: Trial, split: dict[str, Any]) -> Benchmark:
