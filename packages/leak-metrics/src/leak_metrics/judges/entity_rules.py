@@ -142,8 +142,11 @@ class Span:
         self.words = [t.text for t in tokens]
 
     def gap(self, i: int) -> str:
+        """The text before token ``i`` back to the token before it; ``i == len(tokens)``: the text
+        after the last token (a name run may end the span)."""
         start = self.tokens[i - 1].end if i > 0 else 0
-        return self.text[start : self.tokens[i].start]
+        end = self.tokens[i].start if i < len(self.tokens) else len(self.text)
+        return self.text[start:end]
 
     def raw(self, lo: int, hi: int) -> str:
         return self.text[self.tokens[lo].start : self.tokens[hi - 1].end]

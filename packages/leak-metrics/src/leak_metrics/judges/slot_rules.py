@@ -183,6 +183,10 @@ def placed_opening(span: Span, gold: list[tuple[int, int]], verb: int) -> bool:
     runs = span.name_runs()
     if verb < len(span.words) or not runs or runs[0][0] != 0 or runs[0] in gold:
         return False
+    if runs[0][1] == len(
+        span.words
+    ):  # the name is the whole answer ("West Europe."): no apposition
+        return False
     return "," in span.gap(runs[0][1]) and _leads_to_gold(span, runs[0][1], gold)
 
 
