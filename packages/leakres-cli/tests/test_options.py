@@ -49,6 +49,7 @@ TUNE_OPTIONS = _flags(
     --judge-base-url --batch-size --max-new-tokens --bootstrap --bbh-tasks --bbh-limit
     --data-dir --dtype --allow-fewer --settings-out --quiet --judge-timeout --judge-retries
     --prompt-form
+    --base --teach-source --teach-examples --teach-statements --teach-epochs --teach-lr --teach-batch
     """
 )
 
