@@ -85,13 +85,53 @@ def judge_any(
     when the judged responses are wrong but some are unjudged (``mixed_unjudged_as_none``): an
     unjudged sample may be the one that leaks, so such an item is never counted as "wrong".
     """
+    from leak_metrics import JudgeEndpointError
     from leak_metrics import judge_any as judge_items
 
     if not questions:
         return []
     items = [judge_record(q, resp) for q, resp in zip(questions, responses, strict=True)]
-    verdicts = judge_items(judge, items, mixed_unjudged_as_none=True)
+    try:
+        verdicts = judge_items(judge, items, mixed_unjudged_as_none=True)
+    except JudgeEndpointError:  # an unusable endpoint: one item at a time would only wait longer
+        raise
+    except Exception:  # a judge's bug must not cost the stage's answers
+        return _judge_each(judge, items)
     return [v.correct for v in verdicts]
+
+
+#: at most this many failing items are described on stderr per batch
+MAX_JUDGE_ERRORS_SHOWN = 3
+
+
+def _judge_each(judge: Any, items: list[Any]) -> list[bool | None]:
+    """The batch again one question at a time, after the judge raised on it: a question whose
+    judging raises is unjudged (None), never wrong, and named on stderr with the error. The
+    answers then reach their cell, its summary counts the unjudged verdicts, and a resumed run
+    re-judges them (:func:`rejudge`) once the judge is fixed; before, one response that broke
+    the alias judge ("West Europe.", rules v12) lost every answer of the stage."""
+    import sys
+
+    from leak_metrics import judge_any as judge_items
+
+    out: list[bool | None] = []
+    failed = 0
+    for item in items:
+        try:
+            out.append(judge_items(judge, [item], mixed_unjudged_as_none=True)[0].correct)
+        except Exception as exc:  # reported below, left unjudged
+            failed += 1
+            out.append(None)
+            if failed <= MAX_JUDGE_ERRORS_SHOWN:
+                print(
+                    f"leakres: judge '{getattr(judge, 'name', judge)}' raised on question "
+                    f"{item.id} (responses {list(item.responses)!r}): {type(exc).__name__}: {exc}; "
+                    "left unjudged (a resumed run re-judges it)",
+                    file=sys.stderr,
+                )
+    if failed > MAX_JUDGE_ERRORS_SHOWN:
+        print(f"leakres: ... {failed} questions left unjudged in all", file=sys.stderr)
+    return out
 
 
 def rejudge(
