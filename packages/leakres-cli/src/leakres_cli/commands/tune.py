@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from leakres_cli.config.options import config_options, config_values
-from leakres_cli.config.run_config import PRESETS, preset_config
+from leakres_cli.config.run_config import PRESETS, TEACH_FIELDS, preset_config
 from leakres_cli.errors import LeakresError
 from leakres_cli.outputs.write import seed_everything as _seed_everything
 from leakres_cli.scale.store import check_writable_dir, write_json_atomic, write_text_atomic
@@ -41,13 +41,7 @@ TUNE_FIELDS = (
     "dtype",
     "allow_fewer",
     # theta_p: a search under --base tuned|taught runs on the taught model, as the run does
-    "base",
-    "teach_source",
-    "teach_examples",
-    "teach_statements",
-    "teach_epochs",
-    "teach_lr",
-    "teach_batch",
+    *TEACH_FIELDS,
 )
 # Where a field means something narrower here than in `leakres run`.
 TUNE_HELP = {
